@@ -1,0 +1,260 @@
+// lossless: command-line entry point. Exit status: 0 success, 2 bad input (one clear message), 1 internal
+// error.
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "control/congestion_control.h"
+#include "core/error.h"
+#include "scenario/runner.h"
+#include "scenario/scenario.h"
+#include "scenario/yaml_map.h"
+
+namespace lossless {
+namespace {
+
+constexpr const char* kUsage = R"(usage:
+  lossless run SCENARIO.yaml [-o OUT_DIR] [--set PATH=VALUE]... [--seed N] [--quiet]
+  lossless validate SCENARIO.yaml [--set PATH=VALUE]... [--seed N]
+  lossless sweep SWEEP.yaml [-j N] [-o OUT_DIR] [--quiet]
+  lossless list [cc|mechanisms|workloads|topologies]
+)";
+
+[[noreturn]] void usage_error(const std::string& msg) {
+  throw ConfigError("command line", "", msg + "\n" + kUsage);
+}
+
+struct Args {
+  std::string file;
+  ScenarioOverrides ov;
+  bool quiet = false;
+  int jobs = 1;
+};
+
+Args parse_args(int argc, char** argv, int first, bool allow_jobs) {
+  Args a;
+  for (int i = first; i < argc; ++i) {
+    std::string s = argv[i];
+    auto need = [&](const char* what) -> std::string {
+      if (i + 1 >= argc) usage_error(s + " needs " + what);
+      return argv[++i];
+    };
+    if (s == "-o" || s == "--out") {
+      a.ov.out_dir = need("a directory");
+    } else if (s == "--set") {
+      std::string kv = need("PATH=VALUE");
+      auto eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) usage_error("--set takes PATH=VALUE, got '" + kv + "'");
+      a.ov.sets.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    } else if (s == "--seed") {
+      std::string v = need("a number");
+      if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 19)
+        usage_error("--seed takes a non-negative integer, got '" + v + "'");
+      a.ov.has_seed = true;
+      a.ov.seed = std::stoull(v);
+    } else if (s == "--quiet" || s == "-q") {
+      a.quiet = true;
+    } else if (allow_jobs && (s == "-j" || s == "--jobs")) {
+      std::string v = need("a number");
+      if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 4 ||
+          std::stoi(v) < 1)
+        usage_error("-j takes a positive integer, got '" + v + "'");
+      a.jobs = std::stoi(v);
+    } else if (!s.empty() && s[0] == '-') {
+      usage_error("unknown option '" + s + "'");
+    } else if (a.file.empty()) {
+      a.file = s;
+    } else {
+      usage_error("unexpected argument '" + s + "'");
+    }
+  }
+  if (a.file.empty()) usage_error("missing the scenario file");
+  return a;
+}
+
+int cmd_run(int argc, char** argv) {
+  Args a = parse_args(argc, argv, 2, false);
+  Scenario sc = load_scenario(a.file, a.ov);
+  RunOptions opts;
+  opts.quiet = a.quiet;
+  RunResult r = run_scenario(sc, opts);
+  if (!a.quiet) {
+    print_result_table(r, stdout);
+    std::printf("outputs in %s\n", sc.output.dir.c_str());
+  }
+  return 0;
+}
+
+int cmd_validate(int argc, char** argv) {
+  Args a = parse_args(argc, argv, 2, false);
+  Scenario sc = load_scenario(a.file, a.ov);
+  std::printf("%s: ok (%u hosts, %u switches, %zu links, %zu flows, cc %s)\n", a.file.c_str(),
+              sc.topology.hosts, sc.topology.switches, sc.topology.links.size(), sc.flows.size(),
+              sc.cc_algorithm.c_str());
+  return 0;
+}
+
+int cmd_sweep(int argc, char** argv) {
+  namespace fs = std::filesystem;
+  Args a = parse_args(argc, argv, 2, true);
+  if (!fs::exists(a.file)) throw ConfigError(a.file, "", "no such file");
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(a.file);
+  } catch (const YAML::ParserException& e) {
+    throw ConfigError(a.file + ":" + std::to_string(e.mark.line + 1), "", "YAML syntax error: " + e.msg);
+  }
+  YAML::Node resolved(YAML::NodeType::Map);
+  YamlMap m(root, a.file, "", resolved);
+  std::string scenario = m.text("scenario", "");
+  if (scenario.empty()) m.fail("scenario", "a sweep names its base scenario file");
+  fs::path base = fs::path(a.file).parent_path() / scenario;
+  std::string out = m.text("out", "out/" + fs::path(a.file).stem().string());
+  if (!a.ov.out_dir.empty()) out = a.ov.out_dir;
+  YAML::Node cases = m.raw("cases");
+  if (!cases.IsSequence() || cases.size() == 0)
+    m.fail("cases", "expected a list of {name, set: {PATH: VALUE}}");
+  m.finish();
+  struct Case {
+    std::string name;
+    ScenarioOverrides ov;
+  };
+  std::vector<Case> list;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    YAML::Node o(YAML::NodeType::Map);
+    YamlMap c(cases[i], a.file, "cases." + std::to_string(i), o);
+    Case k;
+    k.name = c.text("name", "case" + std::to_string(i));
+    YAML::Node sets = c.raw("set");
+    if (sets.IsDefined() && !sets.IsNull() && !sets.IsMap())
+      c.fail("set", "expected a mapping {PATH: VALUE}");
+    k.ov = a.ov;
+    if (sets.IsMap())
+      for (auto it = sets.begin(); it != sets.end(); ++it) {
+        YAML::Emitter em;
+        em << YAML::Flow << it->second;
+        k.ov.sets.emplace_back(it->first.Scalar(), em.c_str());
+      }
+    for (const auto& s : a.ov.sets) k.ov.sets.push_back(s);
+    k.ov.out_dir = (fs::path(out) / k.name).string();
+    c.finish();
+    list.push_back(std::move(k));
+  }
+  // Validate every case before running any.
+  for (auto& k : list) load_scenario(base.string(), k.ov);
+  std::vector<std::pair<std::string, RunResult>> results(list.size());
+  std::atomic<std::size_t> next{0};
+  std::mutex print_mu;
+  std::exception_ptr failure;
+  auto worker = [&] {
+    for (std::size_t i; (i = next++) < list.size();) {
+      try {
+        if (!a.quiet) {
+          std::lock_guard lock(print_mu);
+          std::fprintf(stderr, "[lossless] case %s ...\n", list[i].name.c_str());
+        }
+        Scenario sc = load_scenario(base.string(), list[i].ov);
+        RunOptions opts;
+        opts.quiet = a.quiet || a.jobs > 1;
+        results[i] = {list[i].name, run_scenario(sc, opts)};
+        if (!a.quiet) {
+          std::lock_guard lock(print_mu);
+          std::fprintf(stderr, "[lossless] case %s done in %.1f s\n", list[i].name.c_str(),
+                       results[i].second.wall_seconds);
+        }
+      } catch (...) {
+        std::lock_guard lock(print_mu);
+        if (!failure) failure = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int j = 0; j < std::min<int>(a.jobs, static_cast<int>(list.size())); ++j) threads.emplace_back(worker);
+  for (auto& t : threads) t.join();
+  if (failure) std::rethrow_exception(failure);
+  print_comparison(results, stdout);
+  std::printf("outputs in %s/<case>\n", out.c_str());
+  return 0;
+}
+
+int cmd_list(int argc, char** argv) {
+  std::string what = argc > 2 ? argv[2] : "all";
+  bool all = what == "all";
+  if (!all && what != "cc" && what != "mechanisms" && what != "workloads" && what != "topologies")
+    usage_error("list takes cc, mechanisms, workloads or topologies, not '" + what + "'");
+  if (all || what == "cc") {
+    std::printf("congestion control (cc.algorithm, parameters under cc.params):\n");
+    for (const auto& s : CcRegistry::all()) {
+      std::printf("  %s — %s\n", s.name.c_str(), s.summary.c_str());
+      std::string text;
+      std::ostringstream os;
+      s.print_params(os);
+      std::fputs(os.str().c_str(), stdout);
+    }
+  }
+  if (all || what == "mechanisms") {
+    std::printf(
+        "switch flow control (switch.flow_control): pfc (lossless, PFC per switch.pfc), none (lossy, tail "
+        "drop)\n");
+    std::printf("switch mechanisms (switch.mechanism): none (RED/ECN marking per switch.ecn only)\n");
+  }
+  if (all || what == "workloads") {
+    std::printf(
+        "workloads (workload list entries, by type):\n"
+        "  poisson         cdf (name in data/cdf or path), sampling linear|step, load (0,1] per sender, "
+        "duration,\n"
+        "                  start, hosts (all | ids | ranges a-b), dst uniform, priority 1-7\n"
+        "  incast          receiver, senders (ids/ranges), size, start, count (rounds), period, priority\n"
+        "  flows           flows: [{src, dst, size, start, priority}]\n"
+        "  hpcc_flow_file  path: HPCC-simulator flow file (count line, then 'src dst pg dport size "
+        "start_s')\n");
+  }
+  if (all || what == "topologies") {
+    std::printf(
+        "topologies (topology.type):\n"
+        "  star        hosts, host_link {rate, delay}\n"
+        "  dumbbell    left, right, host_link, core_link\n"
+        "  leaf_spine  leaves, spines, hosts_per_leaf, host_link, fabric_link\n"
+        "  fat_tree    k (k-ary), or pods, tors_per_pod, aggs_per_pod, cores, hosts_per_tor; host_link, "
+        "fabric_link\n"
+        "  hpcc_file   path: HPCC-simulator topology file\n"
+        "  custom      hosts, switches, links: [[h0, s0, 100Gbps, 1us], ...]\n");
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace lossless
+
+int main(int argc, char** argv) {
+  using namespace lossless;
+  try {
+    if (argc < 2) usage_error("missing command");
+    std::string cmd = argv[1];
+    if (cmd == "run") return cmd_run(argc, argv);
+    if (cmd == "validate") return cmd_validate(argc, argv);
+    if (cmd == "sweep") return cmd_sweep(argc, argv);
+    if (cmd == "list") return cmd_list(argc, argv);
+    if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    usage_error("unknown command '" + cmd + "'");
+  } catch (const ConfigError& e) {
+    std::fprintf(stderr, "lossless: error: %s\n", e.what());
+    return 2;
+  } catch (const YAML::Exception& e) {
+    std::fprintf(stderr, "lossless: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "lossless: internal error: %s\n", e.what());
+    return 1;
+  }
+}

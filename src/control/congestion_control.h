@@ -1,0 +1,63 @@
+// The sender-side congestion-control hook (reaction point), one instance per QP (STYLE P7). A scheme reads
+// feedback and sets its QP's pacing rate and/or window; it never reaches into the fabric.
+#pragma once
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "core/simulator.h"
+#include "net/config.h"
+#include "net/packet.h"
+
+namespace lossless {
+
+struct SenderQp;
+class YamlMap;
+
+// What a scheme may know of the fabric when it creates per-QP state.
+struct CcEnv {
+  Simulator& sim;
+  const NicConfig& nic;
+  TimePs max_base_rtt_ps;  // largest base RTT between any two hosts (HPCC's GLOBAL_T)
+  Bytes max_bdp_bytes;     // largest host-pair bandwidth-delay product
+};
+
+class CongestionControl {
+ public:
+  virtual ~CongestionControl() = default;
+  virtual void on_start() {}
+  // An ACK or NACK arrived (ack.type says which); snd_una has already advanced.
+  virtual void on_ack(const Packet& ack) { (void)ack; }
+  // Congestion notification: a CNP packet, or an ACK whose CE echo stands for one (nic.cnp_interval = 0).
+  virtual void on_cnp(const Packet& cnp) { (void)cnp; }
+  virtual void on_sent(const Packet& data) { (void)data; }
+  // The flow completed: stop timers.
+  virtual void on_finish() {}
+};
+
+class CcFactory {
+ public:
+  virtual ~CcFactory() = default;
+  virtual std::unique_ptr<CongestionControl> create(SenderQp& qp, const CcEnv& env) const = 0;
+  // The NIC setting this scheme's notification point expects when the scenario leaves it to `auto`.
+  virtual TimePs default_cnp_interval_ps() const { return 50 * kPsPerUs; }
+};
+
+struct CcScheme {
+  std::string name;
+  std::string summary;
+  std::function<std::unique_ptr<CcFactory>(YamlMap& params)> make;
+  std::function<void(std::ostream&)> print_params;
+};
+
+// Schemes register once at start-up from their own file; the table is read-only afterwards.
+class CcRegistry {
+ public:
+  static bool add(CcScheme scheme);
+  static const CcScheme* find(const std::string& name);
+  static const std::vector<CcScheme>& all();
+};
+
+}  // namespace lossless

@@ -1,0 +1,94 @@
+#include <gtest/gtest.h>
+
+#include "core/event_queue.h"
+#include "core/rng.h"
+#include "core/simulator.h"
+#include "core/units.h"
+
+namespace lossless {
+namespace {
+
+TEST(Units, ParsesAndFormatsExactly) {
+  EXPECT_EQ(*parse_time("10ms"), 10 * kPsPerMs);
+  EXPECT_EQ(*parse_time("1.5us"), 1500 * kPsPerNs);
+  EXPECT_EQ(*parse_time("0"), 0u);
+  EXPECT_FALSE(parse_time("10"));
+  EXPECT_FALSE(parse_time("0.5ps"));
+  EXPECT_EQ(*parse_rate("100Gbps"), 100'000'000'000u);
+  EXPECT_FALSE(parse_rate("100Gbs"));
+  EXPECT_FALSE(parse_rate("-1Gbps"));
+  EXPECT_EQ(*parse_size("32MB"), 32'000'000u);
+  EXPECT_EQ(*parse_size("4KiB"), 4096u);
+  EXPECT_EQ(*parse_size("1000"), 1000u);
+  EXPECT_EQ(format_time(55 * kPsPerUs), "55us");
+  EXPECT_EQ(format_rate(40'000'000), "40Mbps");
+  EXPECT_EQ(format_size(4096), "4KiB");
+  EXPECT_EQ(*parse_size(format_size(1'234'567)), 1'234'567u);
+}
+
+TEST(Units, SerializationRoundsUp) {
+  EXPECT_EQ(tx_time_ps(1000, 100'000'000'000), 80'000u);
+  EXPECT_EQ(tx_time_ps(1, 3), 2'666'666'666'667u);
+  SerializationClock c(100'000'000'000);
+  EXPECT_EQ(c.tx_time(1048), 83'840u);
+  SerializationClock odd(3);
+  EXPECT_EQ(odd.tx_time(1), tx_time_ps(1, 3));
+}
+
+TEST(EventQueue, OrdersByTimeThenPhaseThenFifo) {
+  EventQueue q;
+  std::vector<int> order;
+  auto fn = [](void* t, std::uint64_t a) {
+    static_cast<std::vector<int>*>(t)->push_back(static_cast<int>(a));
+  };
+  q.push(20, fn, &order, 1);
+  q.push(10, fn, &order, 2, EventPhase::kLate);
+  q.push(10, fn, &order, 3);
+  q.push(10, fn, &order, 4);
+  q.push(10, fn, &order, 5, EventPhase::kEarly);
+  q.push(5, fn, &order, 6);
+  while (!q.empty()) {
+    Event e = q.pop();
+    e.fn(e.target, e.arg);
+  }
+  EXPECT_EQ(order, (std::vector<int>{6, 5, 3, 4, 2, 1}));
+}
+
+TEST(EventQueue, HeapStaysSortedUnderRandomLoad) {
+  EventQueue q;
+  RngStream rng(3, "heap");
+  auto fn = [](void*, std::uint64_t) {};
+  for (int i = 0; i < 10000; ++i) q.push(rng.below(1000), fn, nullptr, static_cast<std::uint64_t>(i));
+  TimePs last = 0;
+  while (!q.empty()) {
+    Event e = q.pop();
+    EXPECT_GE(e.time, last);
+    last = e.time;
+  }
+}
+
+TEST(Simulator, StopsAtHorizonAndOnRequest) {
+  Simulator sim;
+  int fired = 0;
+  auto fn = [](void* t, std::uint64_t) { ++*static_cast<int*>(t); };
+  sim.at(10, fn, &fired);
+  sim.at(100, fn, &fired);
+  sim.run(50);
+  EXPECT_EQ(fired, 1);
+  EXPECT_EQ(sim.now(), 10u);
+}
+
+TEST(Rng, StreamsAreDeterministicAndIndependent) {
+  RngStream a(1, "x", 0), b(1, "x", 0), c(1, "x", 1), d(2, "x", 0);
+  std::uint64_t va = a.next();
+  EXPECT_EQ(va, b.next());
+  EXPECT_NE(va, c.next());
+  EXPECT_NE(va, d.next());
+  RngStream e(5, "u");
+  double sum = 0;
+  for (int i = 0; i < 100000; ++i) sum += e.uniform();
+  EXPECT_NEAR(sum / 100000, 0.5, 0.01);
+}
+
+}  // namespace
+}  // namespace lossless

@@ -1,0 +1,64 @@
+// The simulation kernel: clock + event queue. No globals: every component gets a Simulator& (STYLE P2).
+#pragma once
+#include <cstdint>
+
+#include "core/event_queue.h"
+#include "core/time.h"
+
+namespace lossless {
+
+class Simulator {
+ public:
+  TimePs now() const { return now_; }
+  std::uint64_t events_processed() const { return events_; }
+
+  void at(TimePs time, EventFn fn, void* target, std::uint64_t arg = 0,
+          EventPhase phase = EventPhase::kNormal) {
+    queue_.push(time, fn, target, arg, phase);
+  }
+  void after(TimePs delay, EventFn fn, void* target, std::uint64_t arg = 0,
+             EventPhase phase = EventPhase::kNormal) {
+    queue_.push(now_ + delay, fn, target, arg, phase);
+  }
+
+  // Runs events with time <= until, or until stop() is called or the queue drains. `on_batch` is called every
+  // `batch` events (progress reporting, early-exit checks) with no effect on the simulation.
+  template <class OnBatch>
+  void run(TimePs until, std::uint64_t batch, OnBatch&& on_batch) {
+    stopped_ = false;
+    std::uint64_t next_check = events_ + batch;
+    while (!queue_.empty() && !stopped_) {
+      if (queue_.top().time > until) break;
+      Event e = queue_.pop();
+      now_ = e.time;
+      e.fn(e.target, e.arg);
+      if (++events_ == next_check) {
+        on_batch();
+        next_check += batch;
+      }
+    }
+    if (!stopped_ && now_ < until && queue_.empty()) return;
+  }
+  void run(TimePs until) {
+    run(until, ~std::uint64_t{0} >> 1, [] {});
+  }
+  void stop() { stopped_ = true; }
+  std::size_t pending() const { return queue_.size(); }
+  void advance_to(TimePs t) {
+    if (t > now_) now_ = t;
+  }
+
+ private:
+  EventQueue queue_;
+  TimePs now_ = 0;
+  std::uint64_t events_ = 0;
+  bool stopped_ = false;
+};
+
+// Adapts a member function to an EventFn: sim.at(t, &member_event<Port, &Port::on_tx_done>, this, arg).
+template <class T, void (T::*Method)(std::uint64_t)>
+void member_event(void* target, std::uint64_t arg) {
+  (static_cast<T*>(target)->*Method)(arg);
+}
+
+}  // namespace lossless

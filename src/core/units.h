@@ -1,0 +1,21 @@
+// Parsing and printing of quantities with units: time (ps ns us ms s), size (B KB MB GB, KiB MiB GiB),
+// rate (bps Kbps Mbps Gbps Tbps). Parse functions return false on malformed text; callers build the error.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/time.h"
+
+namespace lossless {
+
+std::optional<TimePs> parse_time(std::string_view text);   // plain "0" accepted
+std::optional<Bytes> parse_size(std::string_view text);    // plain integer = bytes
+std::optional<RateBps> parse_rate(std::string_view text);  // unit required
+
+std::string format_time(TimePs t);    // exact: largest unit that divides the value
+std::string format_size(Bytes b);     // exact
+std::string format_rate(RateBps r);   // exact
+std::string format_double(double v);  // shortest text that reads back to the same double
+
+}  // namespace lossless

@@ -1,0 +1,171 @@
+#include "net/network.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+
+namespace lossless {
+namespace {
+
+std::uint32_t five_tuple_hash(std::uint32_t src, std::uint32_t dst, std::uint16_t sport,
+                              std::uint16_t dport) {
+  std::uint64_t key = (std::uint64_t{src} << 32) ^ (std::uint64_t{dst} << 8) ^ (std::uint64_t{sport} << 48) ^
+                      (std::uint64_t{dport} << 16) ^ 0x11;  // 0x11: UDP
+  return static_cast<std::uint32_t>(mix64(key) >> 16);
+}
+
+}  // namespace
+
+Network::Network(Simulator& sim, Topology topo, const SwitchConfig& sw, const NicConfig& nic,
+                 std::uint64_t seed)
+    : sim_(sim), topo_(std::move(topo)), sw_cfg_(sw), nic_cfg_(nic), seed_(seed) {
+  counters_.log_pfc = false;
+  node_ports_.resize(topo_.nodes());
+  for (std::uint32_t i = 0; i < topo_.links.size(); ++i) {
+    const auto& l = topo_.links[i];
+    node_ports_[l.a].peer.push_back(l.b);
+    node_ports_[l.a].link.push_back(i);
+    node_ports_[l.b].peer.push_back(l.a);
+    node_ports_[l.b].link.push_back(i);
+  }
+  for (std::uint32_t n = 0; n < topo_.nodes(); ++n)
+    LOSSLESS_CHECK(node_ports_[n].peer.size() < 0xffff, "too many ports on one node");
+  routes_ = RoutingTable(topo_, node_ports_);
+
+  nics_.reserve(topo_.hosts);
+  for (std::uint32_t h = 0; h < topo_.hosts; ++h) nics_.push_back(std::make_unique<RdmaNic>(*this, h));
+  switches_.reserve(topo_.switches);
+  for (std::uint32_t s = 0; s < topo_.switches; ++s)
+    switches_.push_back(std::make_unique<Switch>(*this, s, topo_.switch_node(s),
+                                                 node_ports_[topo_.switch_node(s)].peer.size()));
+
+  auto port_of = [&](std::uint32_t node, std::uint32_t idx) -> Port& {
+    return topo_.is_host(node) ? nics_[node]->port : switches_[node - topo_.hosts]->ports[idx];
+  };
+  for (std::uint32_t n = 0; n < topo_.nodes(); ++n) {
+    for (std::uint32_t idx = 0; idx < node_ports_[n].peer.size(); ++idx) {
+      Port& p = port_of(n, idx);
+      const TopoLink& l = topo_.links[node_ports_[n].link[idx]];
+      std::uint32_t peer = node_ports_[n].peer[idx];
+      // The peer's port on the same link.
+      std::uint32_t peer_idx = 0;
+      while (node_ports_[peer].link[peer_idx] != node_ports_[n].link[idx]) ++peer_idx;
+      p.sim = &sim_;
+      p.counters = &counters_;
+      p.node = n;
+      p.index = static_cast<std::uint16_t>(idx);
+      p.peer = &port_of(peer, peer_idx);
+      p.clock = SerializationClock(l.rate_bps);
+      p.delay_ps = l.delay_ps;
+      if (topo_.is_host(n)) {
+        p.owner = nics_[n].get();
+        p.kick = &RdmaNic::kick;
+        p.on_arrive = &RdmaNic::arrive_event;
+        max_host_rate_ = std::max(max_host_rate_, l.rate_bps);
+      } else {
+        p.owner = switches_[n - topo_.hosts].get();
+        p.kick = &Switch::kick;
+        p.on_arrive = &Switch::arrive_event;
+      }
+    }
+  }
+  for (auto& s : switches_) s->configure();
+  compute_global_rtt();
+}
+
+Network::~Network() = default;
+
+PathInfo Network::path(std::uint32_t src, std::uint32_t dst, std::uint32_t hash) const {
+  PathInfo info;
+  info.bottleneck_bps = ~RateBps{0};
+  std::uint32_t node = src;
+  std::uint32_t port = 0;
+  const TimePs mtu_bytes = nic_cfg_.mtu_bytes;
+  for (std::uint32_t guard = 0; guard <= topo_.nodes(); ++guard) {
+    const TopoLink& l = topo_.links[node_ports_[node].link[port]];
+    ++info.links;
+    info.one_way_delay_ps += l.delay_ps;
+    info.mtu_tx_ps += tx_time_ps(mtu_bytes, l.rate_bps);
+    info.bottleneck_bps = std::min(info.bottleneck_bps, l.rate_bps);
+    node = node_ports_[node].peer[port];
+    if (node == dst) return info;
+    LOSSLESS_CHECK(!topo_.is_host(node), "path walked into a host");
+    std::uint32_t s = node - topo_.hosts, n = 0;
+    const std::uint16_t* cand = routes_.candidates(s, dst, n);
+    LOSSLESS_CHECK(n > 0, "no route");
+    port = n == 1 ? cand[0] : cand[ecmp_pick(hash, switch_ecmp_seed(seed_, s), n)];
+  }
+  throw InternalError("routing loop");
+}
+
+TimePs Network::ideal_fct_ps(const Flow& f) const {
+  const SenderQp& q = qps_[f.id];
+  Bytes packets = (f.size_bytes + nic_cfg_.mtu_bytes - 1) / nic_cfg_.mtu_bytes;
+  Bytes wire = f.size_bytes + packets * nic_cfg_.data_header_bytes;
+  return q.base_rtt_ps + tx_time_ps(wire, q.bottleneck_bps);
+}
+
+void Network::compute_global_rtt() {
+  // HPCC's GLOBAL_T: the largest base RTT (and BDP) over host pairs. Paths are symmetric in hop count, so one
+  // ECMP choice per pair is representative.
+  for (std::uint32_t a = 0; a < topo_.hosts; ++a)
+    for (std::uint32_t b = 0; b < topo_.hosts; ++b) {
+      if (a == b) continue;
+      PathInfo p = path(a, b, 0);
+      TimePs rtt = p.base_rtt_ps();
+      Bytes bdp =
+          static_cast<Bytes>(static_cast<unsigned __int128>(rtt) * p.bottleneck_bps / (8 * kPsPerSec));
+      max_base_rtt_ps_ = std::max(max_base_rtt_ps_, rtt);
+      max_bdp_bytes_ = std::max(max_bdp_bytes_, bdp);
+    }
+}
+
+void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
+  flows_ = std::move(flows);
+  const std::size_t n = flows_.size();
+  qps_.assign(n, SenderQp{});
+  rx_.assign(n, ReceiverContext{});
+  ccs_.clear();
+  ccs_.reserve(n);
+  fwd_hash_.resize(n);
+  rev_hash_.resize(n);
+  finish_ps_.assign(n, kTimeNever);
+  flows_completed_ = 0;
+  CcEnv env{sim_, nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_};
+  for (std::size_t i = 0; i < n; ++i) {
+    const Flow& f = flows_[i];
+    LOSSLESS_CHECK(f.id == i, "flow ids must be dense and ordered");
+    fwd_hash_[i] = five_tuple_hash(f.src, f.dst, f.sport, f.dport);
+    rev_hash_[i] = five_tuple_hash(f.dst, f.src, f.dport, f.sport);
+    SenderQp& q = qps_[i];
+    q.flow = &flows_[i];
+    q.nic = nics_[f.src].get();
+    q.line_rate_bps = nics_[f.src]->port.rate_bps();
+    q.rate_bps = static_cast<double>(q.line_rate_bps);
+    PathInfo p = path(f.src, f.dst, fwd_hash_[i]);
+    q.base_rtt_ps = p.base_rtt_ps();
+    q.bottleneck_bps = p.bottleneck_bps;
+    ccs_.push_back(cc.create(q, env));
+    q.cc = ccs_.back().get();
+    sim_.at(f.start_ps, &Network::flow_start_event, this, i);
+  }
+}
+
+void Network::flow_start_event(void* target, std::uint64_t flow_id) {
+  auto* net = static_cast<Network*>(target);
+  SenderQp& q = net->qps_[flow_id];
+  q.nic->start_flow(q);
+}
+
+void Network::flow_completed(SenderQp& qp) {
+  finish_ps_[qp.flow->id] = sim_.now();
+  if (++flows_completed_ == flows_.size() && on_all_flows_done) on_all_flows_done();
+}
+
+void Network::finish_accounting() {
+  for (auto& n : nics_) n->port.close_pause_accounting();
+  for (auto& s : switches_)
+    for (auto& p : s->ports) p.close_pause_accounting();
+}
+
+}  // namespace lossless

@@ -1,0 +1,105 @@
+// The fabric: builds NICs, switches and links from a Topology, owns the packet pool, the per-flow state and
+// the counters, and starts the flows. Data flows one way: topology + workload -> this -> stats.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "control/congestion_control.h"
+#include "core/simulator.h"
+#include "net/config.h"
+#include "net/packet.h"
+#include "net/queue_pair.h"
+#include "net/rdma_nic.h"
+#include "net/switch.h"
+#include "stats/net_counters.h"
+#include "topo/routing.h"
+#include "topo/topology.h"
+#include "workload/flow.h"
+
+namespace lossless {
+
+struct PathInfo {
+  std::uint32_t links = 0;
+  TimePs one_way_delay_ps = 0;
+  TimePs mtu_tx_ps = 0;  // one MTU payload serialized on every link of the path
+  RateBps bottleneck_bps = 0;
+  TimePs base_rtt_ps() const { return 2 * one_way_delay_ps + mtu_tx_ps; }
+};
+
+class Network {
+ public:
+  Network(Simulator& sim, Topology topo, const SwitchConfig& sw, const NicConfig& nic, std::uint64_t seed);
+  Network(const Network&) = delete;
+  Network& operator=(const Network&) = delete;
+  ~Network();
+
+  // Creates QPs and congestion control for `flows` (ids must be 0..n-1 in order) and schedules their starts.
+  void install_flows(std::vector<Flow> flows, const CcFactory& cc);
+
+  Simulator& sim() { return sim_; }
+  PacketPool& pool() { return pool_; }
+  NetCounters& counters() { return counters_; }
+  const NetCounters& counters() const { return counters_; }
+  const SwitchConfig& switch_config() const { return sw_cfg_; }
+  const NicConfig& nic_config() const { return nic_cfg_; }
+  const Topology& topology() const { return topo_; }
+  const RoutingTable& routes() const { return routes_; }
+  std::uint64_t seed() const { return seed_; }
+  RateBps max_host_rate() const { return max_host_rate_; }
+
+  const Flow& flow(std::uint32_t id) const { return flows_[id]; }
+  const std::vector<Flow>& flows() const { return flows_; }
+  SenderQp& qp(std::uint32_t id) { return qps_[id]; }
+  const SenderQp& qp(std::uint32_t id) const { return qps_[id]; }
+  ReceiverContext& receiver(std::uint32_t id) { return rx_[id]; }
+  const ReceiverContext& receiver(std::uint32_t id) const { return rx_[id]; }
+  std::uint32_t forward_hash(std::uint32_t id) const { return fwd_hash_[id]; }
+  std::uint32_t reverse_hash(std::uint32_t id) const { return rev_hash_[id]; }
+  TimePs finish_ps(std::uint32_t id) const { return finish_ps_[id]; }
+  std::uint64_t flows_completed() const { return flows_completed_; }
+
+  RdmaNic& nic(std::uint32_t host) { return *nics_[host]; }
+  Switch& switch_at(std::uint32_t s) { return *switches_[s]; }
+  std::size_t switch_count() const { return switches_.size(); }
+  // The path a flow's packets take (following ECMP) and its ideal-FCT ingredients.
+  PathInfo path(std::uint32_t src, std::uint32_t dst, std::uint32_t hash) const;
+  TimePs ideal_fct_ps(const Flow& f) const;
+  TimePs max_base_rtt_ps() const { return max_base_rtt_ps_; }
+  Bytes max_bdp_bytes() const { return max_bdp_bytes_; }
+
+  void flow_completed(SenderQp& qp);
+  // Called when the last flow completes (the run may end early).
+  std::function<void()> on_all_flows_done;
+  void finish_accounting();
+
+ private:
+  static void flow_start_event(void* target, std::uint64_t flow_id);
+  void compute_global_rtt();
+
+  Simulator& sim_;
+  Topology topo_;
+  SwitchConfig sw_cfg_;
+  NicConfig nic_cfg_;
+  std::uint64_t seed_;
+  PacketPool pool_;
+  NetCounters counters_;
+  std::vector<NodePorts> node_ports_;
+  RoutingTable routes_;
+  std::vector<std::unique_ptr<RdmaNic>> nics_;
+  std::vector<std::unique_ptr<Switch>> switches_;
+  RateBps max_host_rate_ = 0;
+  TimePs max_base_rtt_ps_ = 0;
+  Bytes max_bdp_bytes_ = 0;
+
+  std::vector<Flow> flows_;
+  std::vector<SenderQp> qps_;
+  std::vector<ReceiverContext> rx_;
+  std::vector<std::unique_ptr<CongestionControl>> ccs_;
+  std::vector<std::uint32_t> fwd_hash_, rev_hash_;
+  std::vector<TimePs> finish_ps_;
+  std::uint64_t flows_completed_ = 0;
+};
+
+}  // namespace lossless

@@ -1,0 +1,79 @@
+#include "net/port.h"
+
+namespace lossless {
+
+Packet* Port::dequeue() {
+  if (!queues[kControlPriority].empty()) {
+    Packet* p = queues[kControlPriority].pop();
+    queued_bytes -= p->wire_bytes;
+    return p;
+  }
+  for (int i = 0; i < kPriorities - 1; ++i) {
+    std::uint8_t q = static_cast<std::uint8_t>(1 + (rr_next_ - 1 + i) % (kPriorities - 1));
+    if (queues[q].empty() || paused(q)) continue;
+    rr_next_ = static_cast<std::uint8_t>(q % (kPriorities - 1) + 1);
+    Packet* p = queues[q].pop();
+    queued_bytes -= p->wire_bytes;
+    return p;
+  }
+  return nullptr;
+}
+
+void Port::transmit(Packet* p) {
+  busy = true;
+  TimePs ser = clock.tx_time(p->wire_bytes);
+  tx_bytes += p->wire_bytes;
+  ++counters->packet_hops;
+  sim->after(ser + delay_ps, peer->on_arrive, peer, reinterpret_cast<std::uint64_t>(p));
+  sim->after(ser, &Port::tx_done_event, this);
+}
+
+void Port::tx_done_event(void* target, std::uint64_t) {
+  auto* port = static_cast<Port*>(target);
+  port->busy = false;
+  port->kick(port->owner, port->index);
+}
+
+void Port::on_pfc(std::uint8_t prio, std::uint16_t quanta) {
+  TimePs now = sim->now();
+  if (counters->log_pfc) counters->pfc_log.push_back({now, node, index, prio, quanta > 0, quanta});
+  if (quanta == 0) {
+    ++counters->resume_frames;
+    if (paused(prio)) unpause(prio, false);
+    return;
+  }
+  ++counters->pause_frames;
+  if (!paused(prio)) {
+    paused_mask = static_cast<std::uint8_t>(paused_mask | (1u << prio));
+    paused_since_[prio] = now;
+  }
+  // A pause lasts its quanta (512 bit times each) unless refreshed or resumed explicitly.
+  TimePs duration = clock.tx_time(std::uint64_t{quanta} * 64);
+  ++pause_gen_[prio];
+  sim->after(duration, &Port::pause_expire_event, this, (std::uint64_t{pause_gen_[prio]} << 3) | prio);
+}
+
+void Port::pause_expire_event(void* target, std::uint64_t arg) {
+  auto* port = static_cast<Port*>(target);
+  auto prio = static_cast<std::uint8_t>(arg & 7u);
+  if ((arg >> 3) != port->pause_gen_[prio] || !port->paused(prio)) return;
+  ++port->counters->pause_expiries;
+  port->unpause(prio, true);
+}
+
+void Port::unpause(std::uint8_t prio, bool) {
+  paused_mask = static_cast<std::uint8_t>(paused_mask & ~(1u << prio));
+  ++pause_gen_[prio];
+  counters->paused_time_ps += sim->now() - paused_since_[prio];
+  if (!busy) kick(owner, index);
+}
+
+void Port::close_pause_accounting() {
+  for (std::uint8_t q = 0; q < kPriorities; ++q)
+    if (paused(q)) {
+      counters->paused_time_ps += sim->now() - paused_since_[q];
+      paused_since_[q] = sim->now();
+    }
+}
+
+}  // namespace lossless

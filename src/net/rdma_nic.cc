@@ -1,0 +1,240 @@
+#include "net/rdma_nic.h"
+
+#include <algorithm>
+
+#include "control/congestion_control.h"
+#include "net/network.h"
+
+namespace lossless {
+
+void SenderQp::set_rate(double new_rate_bps) {
+  if (new_rate_bps == rate_bps) return;
+  if (last_wire_bytes > 0) {
+    double bits = static_cast<double>(last_wire_bytes) * 8.0 * static_cast<double>(kPsPerSec);
+    double shift = bits / new_rate_bps - bits / rate_bps;
+    double moved = static_cast<double>(next_avail_ps) + shift;
+    next_avail_ps = moved <= 0 ? 0 : static_cast<TimePs>(moved);
+  }
+  rate_bps = new_rate_bps;
+  nic->on_qp_rate_change(*this);
+}
+
+RdmaNic::RdmaNic(Network& net, std::uint32_t host)
+    : net_(net), host_(host), wake_(Timer::bind<RdmaNic, &RdmaNic::on_wake>(this)) {}
+
+void RdmaNic::arrive_event(void* target, std::uint64_t packet) {
+  auto* port = static_cast<Port*>(target);
+  static_cast<RdmaNic*>(port->owner)->receive(reinterpret_cast<Packet*>(packet));
+}
+
+void RdmaNic::kick(void* owner, std::uint16_t) { static_cast<RdmaNic*>(owner)->try_send(); }
+
+void RdmaNic::start_flow(SenderQp& qp) {
+  qp.active = true;
+  qp.rate_bps = static_cast<double>(qp.line_rate_bps);
+  qp.next_avail_ps = net_.sim().now();
+  qp.last_progress_ps = net_.sim().now();
+  qp.cc->on_start();
+  active_.push_back(&qp);
+  if (net_.nic_config().rto_ps > 0) {
+    qp.rto = Timer(&qp, [](void* q) {
+      auto* s = static_cast<SenderQp*>(q);
+      s->nic->on_rto(*s);
+    });
+    qp.rto.arm_after(net_.sim(), net_.nic_config().rto_ps);
+  }
+  try_send();
+}
+
+void RdmaNic::on_qp_rate_change(const SenderQp& qp) {
+  if (wake_.armed() && qp.next_avail_ps < wake_.due()) {
+    wake_.arm_at(net_.sim(), std::max(qp.next_avail_ps, net_.sim().now()));
+  }
+}
+
+void RdmaNic::on_wake() { try_send(); }
+
+void RdmaNic::try_send() {
+  if (port.busy) return;
+  Simulator& sim = net_.sim();
+  if (!port.queues[kControlPriority].empty()) {
+    port.transmit(port.queues[kControlPriority].pop());
+    ++net_.counters().control_packets;
+    return;
+  }
+  const TimePs now = sim.now();
+  const std::size_t n = active_.size();
+  TimePs earliest = kTimeNever;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::size_t idx = (rr_next_ + i) % n;
+    SenderQp& qp = *active_[idx];
+    if (qp.snd_nxt >= qp.size() || port.paused(qp.flow->priority)) continue;
+    if (qp.window_bytes && qp.in_flight() >= qp.window_bytes) continue;
+    if (qp.next_avail_ps > now) {
+      earliest = std::min(earliest, qp.next_avail_ps);
+      continue;
+    }
+    const NicConfig& cfg = net_.nic_config();
+    Packet* p = net_.pool().get();
+    const Flow& f = *qp.flow;
+    p->type = PacketType::kData;
+    p->priority = f.priority;
+    p->flow_id = f.id;
+    p->src = f.src;
+    p->dst = f.dst;
+    p->ecmp_hash = net_.forward_hash(f.id);
+    p->seq = qp.snd_nxt;
+    p->payload_bytes = static_cast<std::uint32_t>(std::min<Bytes>(cfg.mtu_bytes, qp.size() - qp.snd_nxt));
+    p->wire_bytes = static_cast<std::uint32_t>(p->payload_bytes + cfg.data_header_bytes);
+    p->sent_ps = now;
+    if (qp.snd_nxt < qp.max_sent) net_.counters().retransmitted_bytes += p->payload_bytes;
+    qp.snd_nxt += p->payload_bytes;
+    qp.max_sent = std::max(qp.max_sent, qp.snd_nxt);
+    qp.last_wire_bytes = p->wire_bytes;
+    qp.next_avail_ps = now + static_cast<TimePs>(static_cast<double>(p->wire_bytes) * 8.0 *
+                                                 static_cast<double>(kPsPerSec) / qp.rate_bps);
+    qp.cc->on_sent(*p);
+    rr_next_ = (idx + 1) % n;
+    ++net_.counters().data_packets;
+    port.transmit(p);
+    return;
+  }
+  if (earliest != kTimeNever && (!wake_.armed() || earliest < wake_.due())) wake_.arm_at(sim, earliest);
+}
+
+void RdmaNic::send_control(Packet* p) {
+  port.enqueue(p);
+  if (!port.busy) try_send();
+}
+
+Packet* RdmaNic::make_reply(const Packet& data, PacketType type) {
+  const NicConfig& cfg = net_.nic_config();
+  Packet* p = net_.pool().get();
+  p->type = type;
+  p->priority = (cfg.ack_high_priority || type == PacketType::kCnp) ? kControlPriority : data.priority;
+  p->flow_id = data.flow_id;
+  p->src = data.dst;
+  p->dst = data.src;
+  p->ecmp_hash = net_.reverse_hash(data.flow_id);
+  p->ecn_capable = false;
+  p->wire_bytes = static_cast<std::uint32_t>(type == PacketType::kCnp ? cfg.cnp_bytes : cfg.ack_bytes);
+  p->sent_ps = data.sent_ps;
+  return p;
+}
+
+void RdmaNic::receive(Packet* p) {
+  switch (p->type) {
+    case PacketType::kData:
+      receive_data(p);
+      break;
+    case PacketType::kAck:
+    case PacketType::kNack:
+      receive_ack(p);
+      break;
+    case PacketType::kCnp:
+    case PacketType::kFeedback:
+      receive_cnp(p);
+      break;
+    case PacketType::kPfc:
+      port.on_pfc(p->pfc_priority, p->pfc_quanta);
+      break;
+  }
+  net_.pool().put(p);
+}
+
+void RdmaNic::receive_data(Packet* p) {
+  const NicConfig& cfg = net_.nic_config();
+  ReceiverContext& rx = net_.receiver(p->flow_id);
+  const Flow& f = net_.flow(p->flow_id);
+  const TimePs now = net_.sim().now();
+  // Notification point: one CNP per flow per cnp_interval while marked packets arrive.
+  if (p->ecn_ce && cfg.cnp_interval_ps > 0 && (!rx.cnp_sent || now - rx.last_cnp_ps >= cfg.cnp_interval_ps)) {
+    rx.cnp_sent = true;
+    rx.last_cnp_ps = now;
+    ++net_.counters().cnps;
+    send_control(make_reply(*p, PacketType::kCnp));
+  }
+  if (p->seq == rx.expected) {
+    rx.expected += p->payload_bytes;
+    rx.delivered += p->payload_bytes;
+    rx.ce_pending = rx.ce_pending || p->ecn_ce;
+    if (++rx.packets_since_ack >= cfg.ack_interval || rx.expected >= f.size_bytes) {
+      Packet* ack = make_reply(*p, PacketType::kAck);
+      ack->seq = rx.expected;
+      ack->ecn_ce = rx.ce_pending;
+      ack->int_hops = p->int_hops;
+      for (int i = 0; i < p->int_hops; ++i) ack->hops[i] = p->hops[i];
+      ack->wire_bytes += static_cast<std::uint32_t>(p->int_hops * cfg.int_hop_bytes);
+      rx.packets_since_ack = 0;
+      rx.ce_pending = false;
+      send_control(ack);
+    }
+  } else if (p->seq > rx.expected) {
+    // A gap: ask for go-back-N, at most once per nack_interval for the same expected sequence.
+    if (rx.last_nack_seq != rx.expected || now >= rx.nack_allowed_ps) {
+      rx.last_nack_seq = rx.expected;
+      rx.nack_allowed_ps = now + cfg.nack_interval_ps;
+      Packet* nack = make_reply(*p, PacketType::kNack);
+      nack->seq = rx.expected;
+      nack->ecn_ce = p->ecn_ce;
+      ++net_.counters().nacks;
+      send_control(nack);
+    }
+  }
+  // seq < expected: a duplicate from a go-back-N; already delivered.
+}
+
+void RdmaNic::receive_ack(Packet* p) {
+  SenderQp& qp = net_.qp(p->flow_id);
+  if (qp.finished) return;
+  if (p->seq > qp.snd_una) {
+    qp.snd_una = p->seq;
+    qp.last_progress_ps = net_.sim().now();
+  }
+  if (p->type == PacketType::kNack) {
+    qp.snd_nxt = qp.snd_una;  // go-back-N
+  } else if (qp.snd_nxt < qp.snd_una) {
+    qp.snd_nxt = qp.snd_una;
+  }
+  if (p->ecn_ce && net_.nic_config().cnp_interval_ps == 0) qp.cc->on_cnp(*p);
+  qp.cc->on_ack(*p);
+  if (qp.snd_una >= qp.size()) complete(qp);
+  try_send();
+}
+
+void RdmaNic::receive_cnp(Packet* p) {
+  SenderQp& qp = net_.qp(p->flow_id);
+  if (qp.finished) return;
+  qp.cc->on_cnp(*p);
+}
+
+void RdmaNic::on_rto(SenderQp& qp) {
+  if (qp.finished) return;
+  TimePs rto = net_.nic_config().rto_ps;
+  TimePs deadline = qp.last_progress_ps + rto;
+  if (qp.snd_una < qp.snd_nxt && net_.sim().now() >= deadline) {
+    ++net_.counters().timeouts;
+    qp.snd_nxt = qp.snd_una;
+    qp.last_progress_ps = net_.sim().now();
+    deadline = qp.last_progress_ps + rto;
+    try_send();
+  } else if (net_.sim().now() >= deadline) {
+    deadline = net_.sim().now() + rto;
+  }
+  qp.rto.arm_at(net_.sim(), deadline);
+}
+
+void RdmaNic::complete(SenderQp& qp) {
+  qp.finished = true;
+  qp.active = false;
+  qp.rto.cancel();
+  qp.cc->on_finish();
+  auto it = std::find(active_.begin(), active_.end(), &qp);
+  std::size_t idx = static_cast<std::size_t>(it - active_.begin());
+  active_.erase(it);
+  if (rr_next_ > idx) --rr_next_;
+  if (rr_next_ >= active_.size()) rr_next_ = 0;
+  net_.flow_completed(qp);
+}
+
+}  // namespace lossless

@@ -1,0 +1,80 @@
+#include "net/shared_buffer_mmu.h"
+
+#include <algorithm>
+
+namespace lossless {
+
+SharedBufferMmu::SharedBufferMmu(const SwitchConfig& cfg, const std::vector<PortSetup>& ports)
+    : cfg_(cfg), ports_(ports) {
+  lossless_ = cfg.flow_control == FlowControl::kPfc && cfg.pfc_enabled;
+  std::size_t n = ports.size() * kPriorities;
+  ingress_.assign(n, 0);
+  headroom_.assign(n, 0);
+  paused_.assign(n, false);
+  for (const auto& p : ports_) {
+    if (lossless_) total_headroom_ += p.headroom_bytes;
+    total_reserve_ += cfg.reserve_bytes;
+  }
+  Bytes fixed = total_headroom_ + total_reserve_;
+  shared_pool_ = cfg.shared_buffer_bytes ? cfg.shared_buffer_bytes
+                                         : (cfg.buffer_bytes > fixed ? cfg.buffer_bytes - fixed : 0);
+}
+
+Bytes SharedBufferMmu::threshold(std::uint16_t port) const {
+  if (cfg_.threshold == PfcThreshold::kStatic) return cfg_.xoff_bytes;
+  Bytes free_bytes = shared_pool_ > shared_used_ ? shared_pool_ - shared_used_ : 0;
+  return static_cast<Bytes>(static_cast<double>(free_bytes) * ports_[port].alpha);
+}
+
+bool SharedBufferMmu::admit(std::uint16_t port, std::uint8_t prio, Bytes bytes) {
+  std::size_t s = slot(port, prio);
+  Bytes new_bytes = ingress_[s] + bytes;
+  if (new_bytes <= cfg_.reserve_bytes) {
+    ingress_[s] = new_bytes;
+    return true;
+  }
+  Bytes thresh = threshold(port);
+  Bytes new_shared = new_bytes - cfg_.reserve_bytes;
+  bool fits_shared = new_shared <= thresh && shared_used_ + bytes <= shared_pool_;
+  if (!lossless_) {
+    // Lossy: the dynamic (or static) threshold is a tail-drop limit; there is no headroom.
+    if (!fits_shared) return false;
+  } else if (!fits_shared) {
+    // Lossless: beyond the threshold the packet lands in headroom; only a full headroom drops.
+    if (headroom_[s] + bytes > ports_[port].headroom_bytes) return false;
+    headroom_[s] += bytes;
+    return true;
+  }
+  shared_used_ += std::min(bytes, new_shared);
+  ingress_[s] = new_bytes;
+  return true;
+}
+
+void SharedBufferMmu::release(std::uint16_t port, std::uint8_t prio, Bytes bytes) {
+  std::size_t s = slot(port, prio);
+  Bytes from_headroom = std::min(headroom_[s], bytes);
+  headroom_[s] -= from_headroom;
+  Bytes rest = bytes - from_headroom;
+  Bytes shared_part = ingress_[s] > cfg_.reserve_bytes ? ingress_[s] - cfg_.reserve_bytes : 0;
+  Bytes from_shared = std::min(rest, shared_part);
+  shared_used_ -= from_shared;
+  ingress_[s] -= rest;
+}
+
+bool SharedBufferMmu::should_pause(std::uint16_t port, std::uint8_t prio) const {
+  std::size_t s = slot(port, prio);
+  if (paused_[s]) return false;
+  if (headroom_[s] > 0) return true;
+  if (cfg_.threshold == PfcThreshold::kStatic) return ingress_[s] >= cfg_.xoff_bytes;
+  return shared_used(port, prio) >= threshold(port);
+}
+
+bool SharedBufferMmu::should_resume(std::uint16_t port, std::uint8_t prio) const {
+  std::size_t s = slot(port, prio);
+  if (!paused_[s] || headroom_[s] > 0) return false;
+  if (cfg_.threshold == PfcThreshold::kStatic) return ingress_[s] < cfg_.xon_bytes;
+  Bytes used = shared_used(port, prio);
+  return used == 0 || used + cfg_.resume_offset_bytes <= threshold(port);
+}
+
+}  // namespace lossless

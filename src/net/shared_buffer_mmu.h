@@ -1,0 +1,61 @@
+// Shared-buffer switch memory, accounted per (ingress port, priority): first a private reserve, then the
+// shared pool up to the PFC threshold, then the port's headroom (which absorbs what is in flight after a
+// pause). Follows the Broadcom-style model of the HPCC simulator's SwitchMmu; see docs/model.md.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/time.h"
+#include "net/config.h"
+#include "net/packet.h"
+
+namespace lossless {
+
+class SharedBufferMmu {
+ public:
+  struct PortSetup {
+    Bytes headroom_bytes;
+    double alpha;  // dynamic-threshold factor of this port
+  };
+  SharedBufferMmu() = default;
+  SharedBufferMmu(const SwitchConfig& cfg, const std::vector<PortSetup>& ports);
+
+  // Accounts an arriving packet; false means it must be dropped (nothing is accounted then).
+  bool admit(std::uint16_t port, std::uint8_t prio, Bytes bytes);
+  void release(std::uint16_t port, std::uint8_t prio, Bytes bytes);
+
+  bool should_pause(std::uint16_t port, std::uint8_t prio) const;
+  bool should_resume(std::uint16_t port, std::uint8_t prio) const;
+  void set_paused(std::uint16_t port, std::uint8_t prio, bool paused) { paused_[slot(port, prio)] = paused; }
+  bool paused(std::uint16_t port, std::uint8_t prio) const { return paused_[slot(port, prio)]; }
+
+  Bytes threshold(std::uint16_t port) const;
+  Bytes shared_used(std::uint16_t port, std::uint8_t prio) const {
+    Bytes b = ingress_[slot(port, prio)];
+    return b > cfg_.reserve_bytes ? b - cfg_.reserve_bytes : 0;
+  }
+  Bytes ingress_bytes(std::uint16_t port, std::uint8_t prio) const { return ingress_[slot(port, prio)]; }
+  Bytes headroom_used(std::uint16_t port, std::uint8_t prio) const { return headroom_[slot(port, prio)]; }
+  Bytes shared_pool_bytes() const { return shared_pool_; }
+  Bytes total_shared_used() const { return shared_used_; }
+  Bytes total_headroom_bytes() const { return total_headroom_; }
+  Bytes total_reserve_bytes() const { return total_reserve_; }
+
+ private:
+  static std::size_t slot(std::uint16_t port, std::uint8_t prio) {
+    return std::size_t{port} * kPriorities + prio;
+  }
+
+  SwitchConfig cfg_;
+  std::vector<PortSetup> ports_;
+  std::vector<Bytes> ingress_;   // bytes held in reserve + shared, per (port, prio)
+  std::vector<Bytes> headroom_;  // bytes held in headroom, per (port, prio)
+  std::vector<bool> paused_;     // we have paused the upstream of (port, prio)
+  Bytes shared_pool_ = 0;
+  Bytes shared_used_ = 0;
+  Bytes total_headroom_ = 0;
+  Bytes total_reserve_ = 0;
+  bool lossless_ = true;
+};
+
+}  // namespace lossless

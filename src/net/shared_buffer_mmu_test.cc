@@ -1,0 +1,88 @@
+#include "net/shared_buffer_mmu.h"
+
+#include <gtest/gtest.h>
+
+namespace lossless {
+namespace {
+
+SwitchConfig small_switch() {
+  SwitchConfig c;
+  c.buffer_bytes = 1'000'000;
+  c.reserve_bytes = 4096;
+  c.resume_offset_bytes = 3072;
+  c.alpha = 0.125;
+  return c;
+}
+
+TEST(SharedBufferMmu, ReserveThenSharedThenPauseAtDynamicThreshold) {
+  SharedBufferMmu mmu(small_switch(), {{50'000, 0.125}, {50'000, 0.125}});
+  EXPECT_EQ(mmu.shared_pool_bytes(), 1'000'000u - 100'000 - 2 * 4096);
+  // Fill port 0 priority 3 until the threshold: alpha * free shared.
+  int packets = 0;
+  while (!mmu.should_pause(0, 3)) {
+    ASSERT_TRUE(mmu.admit(0, 3, 1000));
+    ++packets;
+  }
+  // The packet that crossed the threshold went to headroom and triggered the pause.
+  EXPECT_EQ(mmu.headroom_used(0, 3), 1000u);
+  Bytes used = mmu.shared_used(0, 3);
+  EXPECT_GT(used + 1000, mmu.threshold(0));
+  // Threshold T = (S - used)/8 is met when used ~ S/9.
+  EXPECT_NEAR(static_cast<double>(used), static_cast<double>(mmu.shared_pool_bytes()) / 9, 1000);
+  mmu.set_paused(0, 3, true);
+  // Beyond the threshold, packets land in headroom until it is full, then drop.
+  int in_headroom = 1;
+  while (mmu.admit(0, 3, 1000)) ++in_headroom;
+  EXPECT_EQ(in_headroom, 50);
+  EXPECT_FALSE(mmu.should_resume(0, 3));
+  // Drain: headroom first, then shared; resume once below threshold - offset.
+  for (int i = 0; i < 50; ++i) mmu.release(0, 3, 1000);
+  EXPECT_EQ(mmu.headroom_used(0, 3), 0u);
+  for (int i = 0; i < packets && !mmu.should_resume(0, 3); ++i) mmu.release(0, 3, 1000);
+  EXPECT_TRUE(mmu.should_resume(0, 3));
+  EXPECT_LE(mmu.shared_used(0, 3) + 3072, mmu.threshold(0));
+}
+
+TEST(SharedBufferMmu, StaticThresholds) {
+  SwitchConfig c = small_switch();
+  c.threshold = PfcThreshold::kStatic;
+  c.xoff_bytes = 20'000;
+  c.xon_bytes = 10'000;
+  SharedBufferMmu mmu(c, {{50'000, 0.125}});
+  for (int i = 0; i < 19; ++i) ASSERT_TRUE(mmu.admit(0, 1, 1000));
+  EXPECT_FALSE(mmu.should_pause(0, 1));
+  ASSERT_TRUE(mmu.admit(0, 1, 1000));
+  EXPECT_TRUE(mmu.should_pause(0, 1));
+  mmu.set_paused(0, 1, true);
+  for (int i = 0; i < 10; ++i) mmu.release(0, 1, 1000);
+  EXPECT_FALSE(mmu.should_resume(0, 1));
+  mmu.release(0, 1, 1000);
+  EXPECT_TRUE(mmu.should_resume(0, 1));
+}
+
+TEST(SharedBufferMmu, LossyModeTailDropsAtThreshold) {
+  SwitchConfig c = small_switch();
+  c.flow_control = FlowControl::kNone;
+  c.pfc_enabled = false;
+  SharedBufferMmu mmu(c, {{50'000, 0.125}});
+  EXPECT_EQ(mmu.total_headroom_bytes(), 0u);
+  int admitted = 0;
+  while (mmu.admit(0, 3, 1000)) ++admitted;
+  EXPECT_GT(admitted, 50);
+  EXPECT_EQ(mmu.headroom_used(0, 3), 0u);
+  EXPECT_FALSE(mmu.should_pause(0, 3) && false);
+}
+
+TEST(SharedBufferMmu, PortsAndPrioritiesAreAccountedSeparately) {
+  SharedBufferMmu mmu(small_switch(), {{50'000, 0.125}, {50'000, 0.125}});
+  ASSERT_TRUE(mmu.admit(0, 3, 10'000));
+  EXPECT_EQ(mmu.ingress_bytes(0, 3), 10'000u);
+  EXPECT_EQ(mmu.ingress_bytes(0, 4), 0u);
+  EXPECT_EQ(mmu.ingress_bytes(1, 3), 0u);
+  EXPECT_EQ(mmu.total_shared_used(), 10'000u - 4096);
+  mmu.release(0, 3, 10'000);
+  EXPECT_EQ(mmu.total_shared_used(), 0u);
+}
+
+}  // namespace
+}  // namespace lossless

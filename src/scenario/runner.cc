@@ -1,0 +1,193 @@
+#include "scenario/runner.h"
+
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include "core/error.h"
+#include "net/network.h"
+#include "stats/monitors.h"
+
+namespace lossless {
+namespace {
+
+std::string fmt_ns(TimePs ps) {
+  char buf[32];
+  if (ps % kPsPerNs == 0) {
+    std::snprintf(buf, sizeof buf, "%" PRIu64, ps / kPsPerNs);
+  } else {
+    std::snprintf(buf, sizeof buf, "%" PRIu64 ".%03u", ps / kPsPerNs, static_cast<unsigned>(ps % kPsPerNs));
+    std::string s = buf;
+    while (s.back() == '0') s.pop_back();
+    return s;
+  }
+  return buf;
+}
+
+std::uint32_t hpcc_ip(std::uint32_t id) {
+  return 0x0b000001u + ((id / 256) * 0x00010000u) + ((id % 256) * 0x00000100u);
+}
+
+std::FILE* open_out(const std::filesystem::path& p) {
+  std::FILE* f = std::fopen(p.string().c_str(), "w");
+  if (!f) throw ConfigError(p.string(), "", "cannot write output file");
+  return f;
+}
+
+void write_outputs(const Scenario& sc, const Network& net, const RunResult& r,
+                   const std::filesystem::path& dir) {
+  {
+    std::ofstream os(dir / "summary.json");
+    os << summary_json(r);
+  }
+  {
+    std::FILE* f = open_out(dir / "fct.csv");
+    std::fputs("flow_id,src,dst,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown\n", f);
+    for (const Flow& fl : net.flows()) {
+      TimePs fin = net.finish_ps(fl.id);
+      TimePs ideal = net.ideal_fct_ps(fl);
+      if (fin == kTimeNever) {
+        std::fprintf(f, "%u,%u,%u,%" PRIu64 ",%s,,,%s,\n", fl.id, fl.src, fl.dst, fl.size_bytes,
+                     fmt_ns(fl.start_ps).c_str(), fmt_ns(ideal).c_str());
+      } else {
+        TimePs fct = fin - fl.start_ps;
+        std::fprintf(f, "%u,%u,%u,%" PRIu64 ",%s,%s,%s,%s,%.6f\n", fl.id, fl.src, fl.dst, fl.size_bytes,
+                     fmt_ns(fl.start_ps).c_str(), fmt_ns(fin).c_str(), fmt_ns(fct).c_str(),
+                     fmt_ns(ideal).c_str(), static_cast<double>(fct) / static_cast<double>(ideal));
+      }
+    }
+    std::fclose(f);
+  }
+  if (sc.monitor.pfc) {
+    std::FILE* f = open_out(dir / "pfc.csv");
+    std::fputs("time_ns,node,port,priority,event,quanta\n", f);
+    const Topology& t = net.topology();
+    for (const auto& e : net.counters().pfc_log)
+      std::fprintf(f, "%s,%s,%u,%u,%s,%u\n", fmt_ns(e.time_ps).c_str(), t.node_name(e.node).c_str(), e.port,
+                   e.priority, e.pause ? "pause" : "resume", e.quanta);
+    std::fclose(f);
+  }
+  if (sc.output.hpcc_fct) {
+    std::FILE* f = open_out(dir / "fct.txt");
+    const Topology& t = net.topology();
+    for (const Flow& fl : net.flows()) {
+      TimePs fin = net.finish_ps(fl.id);
+      if (fin == kTimeNever) continue;
+      std::uint32_t s = t.external_id.empty() ? fl.src : t.external_id[fl.src];
+      std::uint32_t d = t.external_id.empty() ? fl.dst : t.external_id[fl.dst];
+      std::fprintf(f, "%08x %08x %u %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", hpcc_ip(s),
+                   hpcc_ip(d), fl.sport, fl.dport, fl.size_bytes, fl.start_ps / kPsPerNs,
+                   (fin - fl.start_ps) / kPsPerNs, net.ideal_fct_ps(fl) / kPsPerNs);
+    }
+    std::fclose(f);
+  }
+  {
+    YAML::Emitter em;
+    em << sc.resolved;
+    std::ofstream os(dir / "scenario.yaml");
+    os << "# fully resolved scenario: `lossless run` on this file repeats the run exactly\n"
+       << em.c_str() << "\n";
+  }
+}
+
+}  // namespace
+
+std::uint64_t peak_rss_kb() {
+  std::ifstream in("/proc/self/status");
+  std::string key;
+  while (in >> key) {
+    if (key == "VmHWM:") {
+      std::uint64_t kb = 0;
+      in >> kb;
+      return kb;
+    }
+    std::getline(in, key);
+  }
+  return 0;
+}
+
+RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
+  namespace fs = std::filesystem;
+  using Clock = std::chrono::steady_clock;
+  const auto wall_start = Clock::now();
+  fs::path dir = sc.output.dir;
+  if (opts.write_outputs) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) throw ConfigError(dir.string(), "output.dir", "cannot create directory: " + ec.message());
+  }
+
+  Simulator sim;
+  Network net(sim, sc.topology, sc.sw, sc.nic, sc.seed);
+  net.counters().log_pfc = sc.monitor.pfc && opts.write_outputs;
+  net.install_flows(sc.flows, *sc.cc);
+  net.on_all_flows_done = [&sim] { sim.stop(); };
+
+  std::unique_ptr<QueueMonitor> qmon;
+  std::unique_ptr<FlowRateMonitor> rmon;
+  if (opts.write_outputs && sc.monitor.queues) {
+    qmon = std::make_unique<QueueMonitor>(net, sc.monitor, (dir / "queues.csv").string());
+    qmon->start(sc.stop_ps);
+  }
+  if (opts.write_outputs && sc.monitor.flow_rates) {
+    rmon = std::make_unique<FlowRateMonitor>(net, sc.monitor, (dir / "flow_rates.csv").string());
+    rmon->start(sc.stop_ps);
+  }
+
+  // Progress on stderr for runs longer than a few seconds: simulated time, share done, events/s.
+  bool printed = false;
+  auto last_print = wall_start;
+  std::uint64_t last_events = 0;
+  auto progress = [&] {
+    if (opts.quiet) return;
+    auto now = Clock::now();
+    double since_start = std::chrono::duration<double>(now - wall_start).count();
+    double since_print = std::chrono::duration<double>(now - last_print).count();
+    if (since_start < 3.0 || since_print < 1.0) return;
+    double rate = static_cast<double>(sim.events_processed() - last_events) / since_print;
+    double flows_done = static_cast<double>(net.flows_completed()) / static_cast<double>(sc.flows.size());
+    std::fprintf(stderr, "\r[lossless] sim %.3f ms  flows done %.1f%%  %.2f M events/s   ",
+                 static_cast<double>(sim.now()) / kPsPerMs, 100.0 * flows_done, rate / 1e6);
+    std::fflush(stderr);
+    printed = true;
+    last_print = now;
+    last_events = sim.events_processed();
+  };
+  sim.run(sc.stop_ps, 1 << 16, progress);
+  if (printed) std::fprintf(stderr, "\n");
+  net.finish_accounting();
+
+  RunResult r;
+  r.scenario = sc.name;
+  r.cc = sc.cc_algorithm;
+  r.seed = sc.seed;
+  r.sim_time_ps = sim.now();
+  r.events = sim.events_processed();
+  r.flows_total = sc.flows.size();
+  r.flows_completed = net.flows_completed();
+  std::vector<FlowRecord> done;
+  std::vector<double> fct_ns, slow;
+  for (const Flow& f : net.flows()) {
+    TimePs fin = net.finish_ps(f.id);
+    if (fin == kTimeNever) continue;
+    FlowRecord rec{f.id, f.size_bytes, fin - f.start_ps, net.ideal_fct_ps(f)};
+    done.push_back(rec);
+    fct_ns.push_back(static_cast<double>(rec.fct_ps) / kPsPerNs);
+    slow.push_back(rec.slowdown());
+  }
+  r.fct_ns = summarize(std::move(fct_ns));
+  r.slowdown = summarize(std::move(slow));
+  r.bins = slowdown_by_size(done);
+  r.packets_allocated = net.pool().allocated();
+  r.wall_seconds = std::chrono::duration<double>(Clock::now() - wall_start).count();
+  r.peak_rss_kb = peak_rss_kb();
+  r.counters = net.counters();
+  r.counters.pfc_log.clear();
+  if (opts.write_outputs) write_outputs(sc, net, r, dir);
+  return r;
+}
+
+}  // namespace lossless

@@ -1,0 +1,639 @@
+#include "scenario/scenario.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <unordered_map>
+
+#include "core/error.h"
+#include "core/units.h"
+#include "scenario/yaml_map.h"
+#include "workload/cdf.h"
+#include "workload/generators.h"
+
+namespace lossless {
+namespace {
+
+bool is_index(const std::string& s) {
+  return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+}
+
+LinkSpec read_link(YamlMap& parent, const std::string& key, LinkSpec def) {
+  YamlMap m = parent.map(key);
+  LinkSpec l;
+  l.rate_bps = m.rate("rate", def.rate_bps);
+  if (l.rate_bps == 0) m.fail("rate", "must be positive");
+  l.delay_ps = m.time("delay", def.delay_ps);
+  m.finish();
+  return l;
+}
+
+std::uint32_t read_node_name(const YamlMap& m, const YAML::Node& n, const std::string& key,
+                             const Topology& t) {
+  if (!n.IsScalar()) m.fail_at(n, key, "node must be h<i>, s<j> or a numeric id");
+  std::string s = n.Scalar();
+  if (s.size() > 1 && (s[0] == 'h' || s[0] == 's') && is_index(s.substr(1))) {
+    std::uint64_t i = std::stoull(s.substr(1));
+    if (s[0] == 'h' && i < t.hosts) return static_cast<std::uint32_t>(i);
+    if (s[0] == 's' && i < t.switches) return t.switch_node(static_cast<std::uint32_t>(i));
+    m.fail_at(n, key, "node '" + s + "' does not exist");
+  }
+  if (is_index(s) && std::stoull(s) < t.nodes()) return static_cast<std::uint32_t>(std::stoull(s));
+  m.fail_at(n, key, "node '" + s + "' is not h<i>, s<j> or a node id below " + std::to_string(t.nodes()));
+}
+
+Topology read_topology(YamlMap m, const std::string& scenario_dir) {
+  std::string type =
+      m.choice("type", "star", {"star", "dumbbell", "leaf_spine", "fat_tree", "hpcc_file", "custom"});
+  const LinkSpec host_default{100'000'000'000, kPsPerUs};
+  const LinkSpec fabric_default{400'000'000'000, kPsPerUs};
+  auto positive = [&](const std::string& key, std::uint64_t def) {
+    return static_cast<std::uint32_t>(m.count(key, def, 1, 1'000'000));
+  };
+  Topology t;
+  if (type == "star") {
+    t = make_star(positive("hosts", 17), read_link(m, "host_link", host_default));
+  } else if (type == "dumbbell") {
+    std::uint32_t l = positive("left", 8), r = positive("right", 8);
+    t = make_dumbbell(l, r, read_link(m, "host_link", host_default), read_link(m, "core_link", host_default));
+  } else if (type == "leaf_spine") {
+    std::uint32_t leaves = positive("leaves", 4), spines = positive("spines", 4),
+                  hpl = positive("hosts_per_leaf", 16);
+    t = make_leaf_spine(leaves, spines, hpl, read_link(m, "host_link", host_default),
+                        read_link(m, "fabric_link", fabric_default));
+  } else if (type == "fat_tree") {
+    LinkSpec hl = read_link(m, "host_link", host_default), fl = read_link(m, "fabric_link", fabric_default);
+    if (m.has("k")) {
+      std::uint32_t k = static_cast<std::uint32_t>(m.count("k", 4, 2, 128));
+      if (k % 2) m.fail("k", "must be even");
+      for (const char* key : {"pods", "tors_per_pod", "aggs_per_pod", "cores", "hosts_per_tor"})
+        if (m.has(key)) m.fail(key, "give either k or the explicit form, not both");
+      t = make_fat_tree_k(k, hl, fl);
+    } else {
+      std::uint32_t pods = positive("pods", 4), tors = positive("tors_per_pod", 2),
+                    aggs = positive("aggs_per_pod", 2), cores = positive("cores", 4),
+                    hpt = positive("hosts_per_tor", 2);
+      t = make_fat_tree(pods, tors, aggs, cores, hpt, hl, fl);
+    }
+  } else if (type == "hpcc_file") {
+    std::string path = m.text("path", "");
+    if (path.empty()) m.fail("path", "hpcc_file needs a path to the topology file");
+    std::filesystem::path p(path);
+    if (p.is_relative()) p = std::filesystem::path(scenario_dir) / p;
+    t = read_hpcc_topology(p.string());
+  } else {  // custom
+    t.hosts = positive("hosts", 2);
+    t.switches = static_cast<std::uint32_t>(m.count("switches", 1, 0, 1'000'000));
+    YAML::Node links = m.raw("links");
+    if (!links.IsSequence() || links.size() == 0)
+      m.fail("links", "custom topology needs a list of [a, b, rate, delay]");
+    YAML::Node out_links(YAML::NodeType::Sequence);
+    for (std::size_t i = 0; i < links.size(); ++i) {
+      const YAML::Node& l = links[i];
+      std::string key = "links." + std::to_string(i);
+      if (!l.IsSequence() || l.size() != 4) m.fail_at(l, key, "expected [a, b, rate, delay]");
+      TopoLink tl{read_node_name(m, l[0], key, t), read_node_name(m, l[1], key, t), 0, 0};
+      auto rate = parse_rate(l[2].Scalar());
+      if (!rate || *rate == 0) m.fail_at(l[2], key, "malformed rate '" + l[2].Scalar() + "'");
+      auto delay = parse_time(l[3].Scalar());
+      if (!delay) m.fail_at(l[3], key, "malformed delay '" + l[3].Scalar() + "'");
+      tl.rate_bps = *rate;
+      tl.delay_ps = *delay;
+      t.links.push_back(tl);
+      YAML::Node o(YAML::NodeType::Sequence);
+      o.push_back(t.node_name(tl.a));
+      o.push_back(t.node_name(tl.b));
+      o.push_back(format_rate(tl.rate_bps));
+      o.push_back(format_time(tl.delay_ps));
+      out_links.push_back(o);
+    }
+    m.set_out("links", out_links);
+  }
+  m.finish();
+  check_topology(t, m.file(), "topology");
+  return t;
+}
+
+std::vector<RateValue> read_rate_table(YamlMap& m, const std::string& key, std::vector<RateValue> def,
+                                       bool is_size, double lo, double hi) {
+  if (!m.has(key)) {
+    YAML::Node o(YAML::NodeType::Map);
+    for (auto& e : def)
+      o[format_rate(e.rate_bps)] =
+          is_size ? format_size(static_cast<Bytes>(e.value)) : format_double(e.value);
+    m.set_out(key, o);
+    return def;
+  }
+  YAML::Node n = m.raw(key);
+  std::vector<RateValue> table;
+  YAML::Node o(YAML::NodeType::Map);
+  auto read_value = [&](const YAML::Node& v) {
+    if (!v.IsScalar()) m.fail_at(v, key, "expected a value");
+    double x;
+    if (is_size) {
+      auto s = parse_size(v.Scalar());
+      if (!s) m.fail_at(v, key, "malformed size '" + v.Scalar() + "'");
+      x = static_cast<double>(*s);
+    } else {
+      char* end = nullptr;
+      x = std::strtod(v.Scalar().c_str(), &end);
+      if (end != v.Scalar().c_str() + v.Scalar().size())
+        m.fail_at(v, key, "'" + v.Scalar() + "' is not a number");
+    }
+    if (x < lo || x > hi) m.fail_at(v, key, v.Scalar() + " is out of range");
+    return x;
+  };
+  if (n.IsScalar()) {  // one value for every rate
+    double x = read_value(n);
+    for (auto& e : def) table.push_back({e.rate_bps, x});
+    if (table.empty()) table.push_back({100'000'000'000, x});
+    for (auto& e : table)
+      o[format_rate(e.rate_bps)] = is_size ? format_size(static_cast<Bytes>(x)) : format_double(x);
+  } else if (n.IsMap()) {
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      auto rate = parse_rate(it->first.Scalar());
+      if (!rate || *rate == 0)
+        m.fail_at(it->first, key, "malformed rate '" + it->first.Scalar() + "' in the table");
+      double x = read_value(it->second);
+      table.push_back({*rate, x});
+      o[format_rate(*rate)] = is_size ? format_size(static_cast<Bytes>(x)) : format_double(x);
+    }
+    if (table.empty()) m.fail(key, "table is empty");
+  } else {
+    m.fail(key, "expected a value or a mapping {rate: value}");
+  }
+  m.set_out(key, o);
+  return table;
+}
+
+SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic) {
+  SwitchConfig c;
+  c.buffer_bytes = m.size("buffer", 32'000'000);
+  if (c.buffer_bytes == 0) m.fail("buffer", "must be positive");
+  std::string shared = m.has("shared_buffer") ? m.text("shared_buffer", "auto") : "auto";
+  if (shared == "auto") {
+    m.set_out("shared_buffer", "auto");
+  } else {
+    auto s = parse_size(shared);
+    if (!s || *s == 0) m.fail("shared_buffer", "must be 'auto' or a positive size, not '" + shared + "'");
+    c.shared_buffer_bytes = *s;
+    m.set_out("shared_buffer", format_size(*s));
+  }
+  std::string fc = m.choice("flow_control", "pfc", {"pfc", "none"});
+  c.flow_control = fc == "pfc" ? FlowControl::kPfc : FlowControl::kNone;
+  {
+    YamlMap pfc = m.map("pfc");
+    c.pfc_enabled = pfc.flag("enabled", c.flow_control == FlowControl::kPfc);
+    if (c.flow_control == FlowControl::kNone && c.pfc_enabled)
+      pfc.fail("enabled", "PFC cannot be enabled with flow_control: none");
+    c.threshold = pfc.choice("threshold", "dynamic", {"dynamic", "static"}) == "dynamic"
+                      ? PfcThreshold::kDynamic
+                      : PfcThreshold::kStatic;
+    c.alpha = pfc.real("alpha", 0.125, 1.0 / 1024, 64);
+    c.xoff_bytes = pfc.size("xoff", 320'000);
+    c.xon_bytes = pfc.size("xon", 318'000);
+    if (c.xon_bytes > c.xoff_bytes) pfc.fail("xon", "must not exceed xoff");
+    std::string hr = pfc.has("headroom") ? pfc.text("headroom", "auto") : "auto";
+    if (hr == "auto") {
+      pfc.set_out("headroom", "auto");
+    } else {
+      auto s = parse_size(hr);
+      if (!s || *s == 0) pfc.fail("headroom", "must be 'auto' or a positive size, not '" + hr + "'");
+      c.headroom_bytes = *s;
+      pfc.set_out("headroom", format_size(*s));
+    }
+    c.reserve_bytes = pfc.size("reserve", 4096);
+    c.resume_offset_bytes = pfc.size("resume_offset", 3072);
+    c.pause_quanta = static_cast<std::uint16_t>(pfc.count("quanta", 65535, 1, 65535));
+    pfc.finish();
+  }
+  {
+    YamlMap ecn = m.map("ecn");
+    c.ecn_enabled = ecn.flag("enabled", true);
+    const RateBps g100 = 100'000'000'000, g400 = 400'000'000'000;
+    c.kmin_bytes = read_rate_table(ecn, "kmin", {{g100, 400'000}, {g400, 1'600'000}}, true, 0, 1e15);
+    c.kmax_bytes = read_rate_table(ecn, "kmax", {{g100, 1'600'000}, {g400, 6'400'000}}, true, 0, 1e15);
+    c.pmax = read_rate_table(ecn, "pmax", {{g100, 0.2}, {g400, 0.2}}, false, 0, 1);
+    for (auto& e : c.kmin_bytes)
+      if (per_rate_value(c.kmax_bytes, e.rate_bps, true) < e.value)
+        ecn.fail("kmax", "must not be below kmin");
+    ecn.finish();
+  }
+  c.routing = m.choice("routing", "ecmp", {"ecmp", "spray"}) == "ecmp" ? Routing::kEcmp : Routing::kSpray;
+  m.choice("mechanism", "none", {"none"});
+  {
+    YamlMap params = m.map("params");
+    params.finish();
+  }
+  m.finish();
+
+  // Each switch must hold its reserves and (lossless) headrooms with room left for a shared pool.
+  bool lossless = c.flow_control == FlowControl::kPfc && c.pfc_enabled;
+  std::vector<Bytes> fixed(topo.switches, 0);
+  std::vector<std::uint32_t> nports(topo.switches, 0);
+  for (const auto& l : topo.links)
+    for (std::uint32_t node : {l.a, l.b})
+      if (!topo.is_host(node)) {
+        std::uint32_t s = node - topo.hosts;
+        fixed[s] += c.reserve_bytes;
+        if (lossless)
+          fixed[s] += c.headroom_bytes ? c.headroom_bytes : auto_headroom_bytes(l.rate_bps, l.delay_ps, nic);
+        ++nports[s];
+      }
+  for (std::uint32_t s = 0; s < topo.switches; ++s) {
+    Bytes need = fixed[s] + c.shared_buffer_bytes;
+    if (need >= c.buffer_bytes)
+      m.fail("buffer", format_size(c.buffer_bytes) + " is smaller than the " + std::to_string(need) +
+                           " B that switch " + topo.node_name(topo.switch_node(s)) +
+                           " needs for PFC headroom and reserve on its " + std::to_string(nports[s]) +
+                           " ports" + (c.shared_buffer_bytes ? " plus the shared pool" : "") +
+                           " (raise switch.buffer or lower switch.pfc.headroom)");
+  }
+  return c;
+}
+
+NicConfig read_nic(YamlMap m, const CcFactory& cc) {
+  NicConfig n;
+  n.mtu_bytes = m.size("mtu", 1000);
+  if (n.mtu_bytes == 0) m.fail("mtu", "must be at least 1 byte");
+  if (n.mtu_bytes > 65536) m.fail("mtu", "must not exceed 64KiB");
+  n.data_header_bytes = m.size("data_header", 48);
+  n.ack_bytes = m.size("ack_size", 64);
+  n.cnp_bytes = m.size("cnp_size", 64);
+  n.pfc_bytes = m.size("pfc_size", 64);
+  n.int_hop_bytes = m.size("int_hop_size", 8);
+  for (const char* k : {"ack_size", "cnp_size", "pfc_size"})
+    if (m.has(k) && *parse_size(m.raw(k).Scalar()) == 0) m.fail(k, "must be positive");
+  n.ack_interval = static_cast<std::uint32_t>(m.count("ack_interval", 1, 1, 1'000'000));
+  std::string cnp = m.has("cnp_interval") ? m.text("cnp_interval", "auto") : "auto";
+  if (cnp == "auto") {
+    n.cnp_interval_ps = cc.default_cnp_interval_ps();
+  } else {
+    auto t = parse_time(cnp);
+    if (!t) m.fail("cnp_interval", "malformed time '" + cnp + "' (or 'auto')");
+    n.cnp_interval_ps = *t;
+  }
+  m.set_out("cnp_interval", format_time(n.cnp_interval_ps));
+  n.ack_high_priority = m.choice("ack_priority", "high", {"high", "data"}) == "high";
+  n.data_priority = static_cast<std::uint8_t>(m.count("data_priority", 3, 1, 7));
+  n.nack_interval_ps = m.time("nack_interval", 500 * kPsPerUs);
+  std::string rto = m.has("rto") ? m.text("rto", "auto") : "auto";
+  if (rto == "auto") {
+    n.rto_ps = kTimeNever;  // resolved once the switch section says whether the fabric is lossless
+  } else {
+    auto t = parse_time(rto);
+    if (!t) m.fail("rto", "malformed time '" + rto + "' (or 'auto')");
+    n.rto_ps = *t;
+  }
+  if (n.rto_ps != kTimeNever) m.set_out("rto", format_time(n.rto_ps));
+  m.finish();
+  return n;
+}
+
+std::vector<std::uint32_t> read_host_set(const YamlMap& m, const YAML::Node& n, const std::string& key,
+                                         std::uint32_t hosts) {
+  std::vector<std::uint32_t> out;
+  auto add_item = [&](const YAML::Node& item) {
+    if (!item.IsScalar()) m.fail_at(item, key, "expected host ids, ranges like 1-16, or 'all'");
+    std::string s = item.Scalar();
+    if (s == "all") {
+      for (std::uint32_t h = 0; h < hosts; ++h) out.push_back(h);
+      return;
+    }
+    auto dash = s.find('-');
+    std::string a = s.substr(0, dash), b = dash == std::string::npos ? a : s.substr(dash + 1);
+    if (!is_index(a) || !is_index(b) || a.size() > 9 || b.size() > 9)
+      m.fail_at(item, key, "'" + s + "' is not a host id or range");
+    std::uint64_t lo = std::stoull(a), hi = std::stoull(b);
+    if (lo > hi) m.fail_at(item, key, "range '" + s + "' is empty");
+    if (hi >= hosts)
+      m.fail_at(item, key,
+                "host id " + std::to_string(hi) + " is out of range (hosts are 0-" +
+                    std::to_string(hosts - 1) + ")");
+    for (std::uint64_t h = lo; h <= hi; ++h) out.push_back(static_cast<std::uint32_t>(h));
+  };
+  if (n.IsSequence()) {
+    for (const auto& item : n) add_item(item);
+  } else {
+    add_item(n);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+YAML::Node host_set_out(const std::vector<std::uint32_t>& hosts, std::uint32_t total) {
+  if (hosts.size() == total) return YAML::Node("all");
+  YAML::Node o(YAML::NodeType::Sequence);
+  for (std::size_t i = 0; i < hosts.size();) {
+    std::size_t j = i;
+    while (j + 1 < hosts.size() && hosts[j + 1] == hosts[j] + 1) ++j;
+    o.push_back(i == j ? std::to_string(hosts[i])
+                       : std::to_string(hosts[i]) + "-" + std::to_string(hosts[j]));
+    i = j + 1;
+  }
+  return o;
+}
+
+std::uint32_t read_host(YamlMap& m, const std::string& key, std::uint32_t hosts, bool required,
+                        std::uint32_t def = 0) {
+  if (required && !m.has(key)) m.fail(key, "is required");
+  std::uint64_t v = m.count(key, def, 0, ~std::uint64_t{0} >> 1);
+  if (v >= hosts)
+    m.fail(key, "host id " + std::to_string(v) + " is out of range (hosts are 0-" +
+                    std::to_string(hosts - 1) + ")");
+  return static_cast<std::uint32_t>(v);
+}
+
+std::vector<Flow> read_workload_entry(YamlMap m, std::uint32_t index, const Topology& topo,
+                                      const std::vector<RateBps>& host_rate, std::uint64_t seed,
+                                      const std::string& scenario_dir, std::uint8_t default_prio) {
+  std::string type = m.choice("type", "poisson", {"poisson", "incast", "flows", "hpcc_flow_file"});
+  if (!m.has("type")) m.fail("type", "is required (poisson, incast, flows or hpcc_flow_file)");
+  auto prio = [&] { return static_cast<std::uint8_t>(m.count("priority", default_prio, 1, 7)); };
+  std::vector<Flow> flows;
+  if (type == "poisson") {
+    PoissonSpec s;
+    std::string cdf_name = m.text("cdf", "WebSearch");
+    s.sampling = m.choice("sampling", "linear", {"linear", "step"}) == "linear" ? CdfSampling::kLinear
+                                                                                : CdfSampling::kStep;
+    s.load = m.real("load", 0.3, -1e300, 1e300);
+    if (!(s.load > 0 && s.load <= 1))
+      m.fail("load", "must be in (0, 1] (a fraction of each sender's link rate)");
+    s.duration_ps = m.time("duration", 10 * kPsPerMs);
+    if (s.duration_ps == 0) m.fail("duration", "must be positive");
+    s.start_ps = m.time("start", 0);
+    s.hosts = m.has("hosts") ? read_host_set(m, m.raw("hosts"), "hosts", topo.hosts)
+                             : read_host_set(m, YAML::Node("all"), "hosts", topo.hosts);
+    if (s.hosts.size() < 2) m.fail("hosts", "needs at least 2 hosts");
+    m.set_out("hosts", host_set_out(s.hosts, topo.hosts));
+    m.choice("dst", "uniform", {"uniform"});
+    s.priority = prio();
+    std::string path = resolve_cdf_path(cdf_name, scenario_dir);
+    if (!std::filesystem::exists(path))
+      m.fail("cdf", "no CDF named '" + cdf_name + "' (looked for " + path + ")");
+    SizeCdf cdf = SizeCdf::load(path);
+    flows = generate_poisson(s, cdf, host_rate, seed, index);
+  } else if (type == "incast") {
+    IncastSpec s;
+    s.receiver = read_host(m, "receiver", topo.hosts, true);
+    if (!m.has("senders")) m.fail("senders", "is required (e.g. 1-16)");
+    s.senders = read_host_set(m, m.raw("senders"), "senders", topo.hosts);
+    m.set_out("senders", host_set_out(s.senders, topo.hosts));
+    if (std::find(s.senders.begin(), s.senders.end(), s.receiver) != s.senders.end())
+      m.fail("senders", "includes the receiver " + std::to_string(s.receiver) + " (a flow with src == dst)");
+    s.size_bytes = m.size("size", 0);
+    if (s.size_bytes == 0) m.fail("size", "is required and must be positive");
+    s.start_ps = m.time("start", 0);
+    s.count = static_cast<std::uint32_t>(m.count("count", 1, 1, 1'000'000));
+    s.period_ps = m.time("period", 0);
+    if (s.count > 1 && s.period_ps == 0) m.fail("period", "must be positive when count > 1");
+    s.priority = prio();
+    flows = generate_incast(s);
+  } else if (type == "flows") {
+    YAML::Node list = m.raw("flows");
+    if (!list.IsSequence() || list.size() == 0) m.fail("flows", "expected a list of {src, dst, size, start}");
+    YAML::Node out(YAML::NodeType::Sequence);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      YAML::Node o(YAML::NodeType::Map);
+      YamlMap f(list[i], m.file(), m.key_path("flows." + std::to_string(i)), o);
+      Flow fl;
+      fl.src = read_host(f, "src", topo.hosts, true);
+      fl.dst = read_host(f, "dst", topo.hosts, true);
+      if (fl.src == fl.dst)
+        f.fail("dst", "equals src (" + std::to_string(fl.src) + "); a flow needs two hosts");
+      fl.size_bytes = f.size("size", 0);
+      if (fl.size_bytes == 0) f.fail("size", "is required and must be positive");
+      fl.start_ps = f.time("start", 0);
+      fl.priority = static_cast<std::uint8_t>(f.count("priority", default_prio, 1, 7));
+      f.finish();
+      flows.push_back(fl);
+      out.push_back(o);
+    }
+    m.set_out("flows", out);
+  } else {
+    std::string path = m.text("path", "");
+    if (path.empty()) m.fail("path", "hpcc_flow_file needs a path");
+    std::filesystem::path p(path);
+    if (p.is_relative()) p = std::filesystem::path(scenario_dir) / p;
+    std::unordered_map<std::uint32_t, std::uint32_t> host_of;
+    for (std::uint32_t h = 0; h < topo.hosts; ++h)
+      host_of[topo.external_id.empty() ? h : topo.external_id[h]] = h;
+    flows = read_hpcc_flow_file(p.string(), host_of);
+  }
+  m.finish();
+  return flows;
+}
+
+MonitorConfig read_monitor(YamlMap m, const Topology& topo, std::size_t flows) {
+  MonitorConfig c;
+  {
+    bool present = m.has("queues");
+    YamlMap q = m.map("queues");
+    c.queues = q.flag("enabled", present);
+    c.queue_interval_ps = q.time("interval", kPsPerUs);
+    if (c.queue_interval_ps == 0) q.fail("interval", "must be positive");
+    YAML::Node where = q.raw("where");
+    if (!where.IsDefined() || where.IsNull() || (where.IsScalar() && where.Scalar() == "all_switch_ports")) {
+      q.set_out("where", "all_switch_ports");
+    } else {
+      if (!where.IsSequence())
+        q.fail("where", "expected all_switch_ports or a list like [\"s0:3\", \"s1:*\"]");
+      for (const auto& item : where) {
+        std::string s = item.IsScalar() ? item.Scalar() : "";
+        auto colon = s.find(':');
+        std::string sw = s.substr(0, colon), port = colon == std::string::npos ? "*" : s.substr(colon + 1);
+        if (sw.size() < 2 || sw[0] != 's' || !is_index(sw.substr(1)) ||
+            std::stoull(sw.substr(1)) >= topo.switches)
+          q.fail_at(item, "where", "'" + s + "' does not name a switch port (s<j>:<port> or s<j>:*)");
+        if (port != "*" && !is_index(port))
+          q.fail_at(item, "where", "'" + s + "': port must be a number or *");
+        c.queue_ports.push_back({topo.switch_node(static_cast<std::uint32_t>(std::stoull(sw.substr(1)))),
+                                 port == "*" ? -1 : std::stoi(port)});
+      }
+      q.set_out("where", where);
+    }
+    q.finish();
+  }
+  {
+    bool present = m.has("flow_rates");
+    YamlMap r = m.map("flow_rates");
+    c.flow_rates = r.flag("enabled", present);
+    c.flow_rate_interval_ps = r.time("interval", 10 * kPsPerUs);
+    if (c.flow_rate_interval_ps == 0) r.fail("interval", "must be positive");
+    YAML::Node which = r.raw("flows");
+    if (!which.IsDefined() || which.IsNull() || (which.IsScalar() && which.Scalar() == "all")) {
+      r.set_out("flows", "all");
+    } else {
+      if (!which.IsSequence()) r.fail("flows", "expected all or a list of flow ids");
+      for (const auto& item : which) {
+        if (!item.IsScalar() || !is_index(item.Scalar()) || std::stoull(item.Scalar()) >= flows)
+          r.fail_at(item, "flows",
+                    "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) + "' is not a flow id below " +
+                        std::to_string(flows));
+        c.rate_flows.push_back(static_cast<std::uint32_t>(std::stoull(item.Scalar())));
+      }
+      r.set_out("flows", which);
+    }
+    r.finish();
+  }
+  c.pfc = m.flag("pfc", true);
+  m.finish();
+  return c;
+}
+
+}  // namespace
+
+void apply_set(YAML::Node& root, const std::string& path, const std::string& value) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    auto dot = path.find('.', start);
+    parts.push_back(path.substr(start, dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  for (auto& p : parts)
+    if (p.empty()) throw ConfigError("--set", path, "empty component in the key path");
+  YAML::Node v;
+  try {
+    v = YAML::Load(value);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError("--set", path, "value '" + value + "' is not valid YAML: " + e.msg);
+  }
+  if (!v.IsDefined() || v.IsNull()) v = YAML::Node(value);
+  // Walk with references, creating mappings on the way.
+  std::vector<YAML::Node> chain{root};
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    YAML::Node cur = chain.back();
+    if (cur.IsSequence()) {
+      if (!is_index(parts[i]) || std::stoull(parts[i]) >= cur.size())
+        throw ConfigError("--set", path,
+                          "'" + parts[i] + "' is not an index of that list (it has " +
+                              std::to_string(cur.size()) + " entries)");
+      chain.push_back(cur[std::stoul(parts[i])]);
+    } else {
+      if (!cur[parts[i]].IsDefined() || cur[parts[i]].IsNull())
+        cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
+      if (cur[parts[i]].IsScalar())
+        throw ConfigError("--set", path, "'" + parts[i] + "' holds a value, not a mapping");
+      chain.push_back(cur[parts[i]]);
+    }
+  }
+  YAML::Node last = chain.back();
+  const std::string& key = parts.back();
+  if (last.IsSequence()) {
+    if (!is_index(key) || std::stoull(key) >= last.size())
+      throw ConfigError("--set", path, "index out of range");
+    last[std::stoul(key)] = v;
+  } else {
+    last[key] = v;
+  }
+}
+
+Scenario parse_scenario(const YAML::Node& root, const std::string& file, const ScenarioOverrides& ov) {
+  Scenario sc;
+  sc.file = file;
+  sc.resolved = YAML::Node(YAML::NodeType::Map);
+  std::string dir = std::filesystem::path(file).parent_path().string();
+  if (!root.IsMap())
+    throw ConfigError(file, "", "a scenario is a YAML mapping (name, topology, workload, ...)");
+  YamlMap top(root, file, "", sc.resolved);
+  sc.name = top.text("name", std::filesystem::path(file).stem().string());
+  sc.seed = top.count("seed", 1, 0, ~std::uint64_t{0});
+  if (ov.has_seed) {
+    sc.seed = ov.seed;
+    top.set_out("seed", sc.seed);
+  }
+  bool has_stop = top.has("stop");
+  TimePs stop = top.time("stop", 0);
+  if (has_stop && stop == 0) top.fail("stop", "must be positive");
+
+  sc.topology = read_topology(top.map("topology"), dir);
+
+  // cc before nic: the scheme decides what `nic.cnp_interval: auto` means.
+  {
+    YamlMap cc = top.map("cc");
+    sc.cc_algorithm = cc.text("algorithm", "dcqcn");
+    const CcScheme* scheme = CcRegistry::find(sc.cc_algorithm);
+    if (!scheme) {
+      std::string names;
+      for (const auto& s : CcRegistry::all()) names += (names.empty() ? "" : ", ") + s.name;
+      cc.fail("algorithm", "unknown scheme '" + sc.cc_algorithm + "' (known: " + names + ")");
+    }
+    YamlMap params = cc.map("params");
+    sc.cc = scheme->make(params);
+    cc.finish();
+  }
+  sc.nic = read_nic(top.map("nic"), *sc.cc);
+  sc.sw = read_switch(top.map("switch"), sc.topology, sc.nic);
+  if (sc.nic.rto_ps == kTimeNever) {
+    // auto: lossless fabrics need no timeout (NACKs cover reordering); lossy ones need one for tail losses.
+    bool lossless = sc.sw.flow_control == FlowControl::kPfc && sc.sw.pfc_enabled;
+    sc.nic.rto_ps = lossless ? 0 : kPsPerMs;
+    sc.resolved["nic"]["rto"] = format_time(sc.nic.rto_ps);
+  }
+
+  std::vector<RateBps> host_rate(sc.topology.hosts, 0);
+  for (const auto& l : sc.topology.links) {
+    if (sc.topology.is_host(l.a)) host_rate[l.a] = l.rate_bps;
+    if (sc.topology.is_host(l.b)) host_rate[l.b] = l.rate_bps;
+  }
+  {
+    YAML::Node wl = top.raw("workload");
+    if (!wl.IsDefined() || !wl.IsSequence() || wl.size() == 0)
+      top.fail("workload", "expected a list of workload entries (poisson, incast, flows, hpcc_flow_file)");
+    YAML::Node out(YAML::NodeType::Sequence);
+    for (std::size_t i = 0; i < wl.size(); ++i) {
+      YAML::Node o(YAML::NodeType::Map);
+      YamlMap entry(wl[i], file, "workload." + std::to_string(i), o);
+      auto flows = read_workload_entry(entry, static_cast<std::uint32_t>(i), sc.topology, host_rate, sc.seed,
+                                       dir, sc.nic.data_priority);
+      sc.flows.insert(sc.flows.end(), flows.begin(), flows.end());
+      out.push_back(o);
+    }
+    top.set_out("workload", out);
+  }
+  if (sc.flows.empty()) top.fail("workload", "generates no flows");
+  std::vector<std::uint16_t> next_port(sc.topology.hosts, 10000);
+  TimePs last_start = 0;
+  for (std::size_t i = 0; i < sc.flows.size(); ++i) {
+    sc.flows[i].id = static_cast<std::uint32_t>(i);
+    sc.flows[i].sport = next_port[sc.flows[i].src]++;
+    last_start = std::max(last_start, sc.flows[i].start_ps);
+  }
+  // Without a stop time a run ends when every flow is done, or one simulated second after the last start.
+  sc.stop_ps = has_stop ? stop : last_start + kPsPerSec;
+  top.set_out("stop", format_time(sc.stop_ps));
+
+  sc.monitor = read_monitor(top.map("monitor"), sc.topology, sc.flows.size());
+  {
+    YamlMap out = top.map("output");
+    sc.output.dir = out.text("dir", "out/" + sc.name);
+    if (!ov.out_dir.empty()) {
+      sc.output.dir = ov.out_dir;
+      out.set_out("dir", ov.out_dir);
+    }
+    sc.output.hpcc_fct = out.flag("hpcc_fct", false);
+    out.finish();
+  }
+  top.finish();
+  return sc;
+}
+
+Scenario load_scenario(const std::string& path, const ScenarioOverrides& ov) {
+  if (!std::filesystem::exists(path)) throw ConfigError(path, "", "no such file");
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::ParserException& e) {
+    throw ConfigError(path + ":" + std::to_string(e.mark.line + 1), "", "YAML syntax error: " + e.msg);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(path, "", "cannot read: " + e.msg);
+  }
+  if (!root.IsDefined() || root.IsNull()) throw ConfigError(path, "", "empty scenario");
+  for (const auto& [k, v] : ov.sets) apply_set(root, k, v);
+  return parse_scenario(root, path, ov);
+}
+
+}  // namespace lossless

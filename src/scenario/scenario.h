@@ -1,0 +1,66 @@
+// A scenario: the YAML file of DESIGN.md §5 parsed, validated and resolved (every default filled in).
+#pragma once
+#include <yaml-cpp/yaml.h>
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "control/congestion_control.h"
+#include "net/config.h"
+#include "topo/topology.h"
+#include "workload/flow.h"
+
+namespace lossless {
+
+struct PortRef {
+  std::uint32_t node;  // global node id (a switch)
+  int port;            // -1 = every port
+};
+
+struct MonitorConfig {
+  bool queues = false;
+  TimePs queue_interval_ps = kPsPerUs;
+  std::vector<PortRef> queue_ports;  // empty with queues = all switch ports
+  bool flow_rates = false;
+  TimePs flow_rate_interval_ps = 10 * kPsPerUs;
+  std::vector<std::uint32_t> rate_flows;  // empty = all
+  bool pfc = true;
+};
+
+struct OutputConfig {
+  std::string dir;
+  bool hpcc_fct = false;
+};
+
+struct Scenario {
+  std::string file;
+  std::string name;
+  std::uint64_t seed = 1;
+  TimePs stop_ps = 0;
+  Topology topology;
+  SwitchConfig sw;
+  NicConfig nic;
+  std::string cc_algorithm;
+  std::unique_ptr<CcFactory> cc;
+  std::vector<Flow> flows;
+  MonitorConfig monitor;
+  OutputConfig output;
+  YAML::Node resolved;  // written as scenario.yaml next to the results
+};
+
+struct ScenarioOverrides {
+  std::vector<std::pair<std::string, std::string>> sets;  // --set PATH=VALUE
+  bool has_seed = false;
+  std::uint64_t seed = 0;
+  std::string out_dir;  // -o
+};
+
+// Throws ConfigError (exit 2) naming file, key and reason.
+Scenario load_scenario(const std::string& path, const ScenarioOverrides& overrides);
+Scenario parse_scenario(const YAML::Node& root, const std::string& file, const ScenarioOverrides& overrides);
+// Applies one --set to a YAML tree.
+void apply_set(YAML::Node& root, const std::string& path, const std::string& value);
+
+}  // namespace lossless

@@ -1,0 +1,46 @@
+// Counters and event logs the fabric fills while it runs; written out by stats/writers at the end.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/time.h"
+
+namespace lossless {
+
+enum class DropReason : std::uint8_t { kBufferFull, kHeadroomFull };
+
+struct PfcLogRecord {
+  TimePs time_ps;
+  std::uint32_t node;
+  std::uint16_t port;
+  std::uint8_t priority;
+  bool pause;  // false = resume (explicit, or the pause expired)
+  std::uint16_t quanta;
+};
+
+struct NetCounters {
+  std::uint64_t drops = 0;
+  std::uint64_t drops_headroom_full = 0;  // lossless-fabric violations (headroom too small)
+  std::uint64_t pause_frames = 0;         // pause frames received (quanta > 0)
+  std::uint64_t resume_frames = 0;        // explicit resumes received (quanta = 0)
+  std::uint64_t pause_expiries = 0;       // pauses that ran out their quanta
+  TimePs paused_time_ps = 0;              // summed over (port, priority) pairs
+  Bytes max_queue_bytes = 0;              // max bytes queued at one switch egress port
+  std::uint64_t data_packets = 0;         // data packets put on the wire by NICs (retransmissions included)
+  std::uint64_t control_packets = 0;      // ACK/NACK/CNP/PFC/feedback packets put on the wire
+  std::uint64_t packet_hops = 0;          // packets serialized on any link
+  std::uint64_t retransmitted_bytes = 0;  // payload bytes sent again after a go-back-N
+  std::uint64_t nacks = 0;
+  std::uint64_t cnps = 0;
+  std::uint64_t ecn_marks = 0;
+  std::uint64_t timeouts = 0;
+  bool log_pfc = false;
+  std::vector<PfcLogRecord> pfc_log;
+
+  void drop(DropReason reason) {
+    ++drops;
+    if (reason == DropReason::kHeadroomFull) ++drops_headroom_full;
+  }
+};
+
+}  // namespace lossless

@@ -1,0 +1,114 @@
+#include "stats/run_result.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <sstream>
+
+#include "core/units.h"
+
+namespace lossless {
+namespace {
+
+const char* bin_label(const SizeBinStats& b) {
+  switch (b.min_bytes) {
+    case 0:
+      return "<10KB";
+    case 10'000:
+      return "10KB-100KB";
+    case 100'000:
+      return "100KB-1MB";
+    case 1'000'000:
+      return "1MB-10MB";
+    default:
+      return ">=10MB";
+  }
+}
+
+std::string dist_json(const Distribution& d, bool with_max) {
+  std::ostringstream os;
+  os << "{\"mean\": " << format_double(d.mean) << ", \"p50\": " << format_double(d.p50)
+     << ", \"p95\": " << format_double(d.p95) << ", \"p99\": " << format_double(d.p99);
+  if (with_max) os << ", \"max\": " << format_double(d.max);
+  os << "}";
+  return os.str();
+}
+
+}  // namespace
+
+std::string summary_json(const RunResult& r) {
+  std::ostringstream os;
+  const NetCounters& c = r.counters;
+  os << "{\n";
+  os << "  \"scenario\": \"" << r.scenario << "\",\n";
+  os << "  \"cc\": \"" << r.cc << "\",\n";
+  os << "  \"seed\": " << r.seed << ",\n";
+  os << "  \"sim_time_ns\": " << r.sim_time_ps / kPsPerNs << ",\n";
+  os << "  \"wall_seconds\": " << format_double(r.wall_seconds) << ",\n";
+  os << "  \"events\": " << r.events << ",\n";
+  os << "  \"flows\": {\"total\": " << r.flows_total << ", \"completed\": " << r.flows_completed << "},\n";
+  os << "  \"fct_ns\": " << dist_json(r.fct_ns, true) << ",\n";
+  os << "  \"slowdown\": " << dist_json(r.slowdown, true) << ",\n";
+  os << "  \"slowdown_by_size\": [\n";
+  for (std::size_t i = 0; i < r.bins.size(); ++i) {
+    const auto& b = r.bins[i];
+    os << "    {\"min_bytes\": " << b.min_bytes << ", \"max_bytes\": " << b.max_bytes
+       << ", \"count\": " << b.slowdown.count << ", \"mean\": " << format_double(b.slowdown.mean)
+       << ", \"p50\": " << format_double(b.slowdown.p50) << ", \"p95\": " << format_double(b.slowdown.p95)
+       << ", \"p99\": " << format_double(b.slowdown.p99) << "}" << (i + 1 < r.bins.size() ? "," : "") << "\n";
+  }
+  os << "  ],\n";
+  os << "  \"pfc\": {\"pause_frames\": " << c.pause_frames << ", \"resume_frames\": " << c.resume_frames
+     << ", \"expired_pauses\": " << c.pause_expiries
+     << ", \"paused_time_ns\": " << c.paused_time_ps / kPsPerNs << "},\n";
+  os << "  \"drops\": " << c.drops << ",\n";
+  os << "  \"queue\": {\"max_bytes\": " << c.max_queue_bytes << "},\n";
+  os << "  \"packets\": {\"data\": " << c.data_packets << ", \"control\": " << c.control_packets
+     << ", \"hops\": " << c.packet_hops << ", \"retransmitted_bytes\": " << c.retransmitted_bytes
+     << ", \"nacks\": " << c.nacks << ", \"cnps\": " << c.cnps << ", \"ecn_marks\": " << c.ecn_marks
+     << ", \"timeouts\": " << c.timeouts << "}\n";
+  os << "}\n";
+  return os.str();
+}
+
+void print_result_table(const RunResult& r, std::FILE* out) {
+  const NetCounters& c = r.counters;
+  std::fprintf(out, "scenario %s  (cc %s, seed %" PRIu64 ")\n", r.scenario.c_str(), r.cc.c_str(), r.seed);
+  std::fprintf(out,
+               "flows %" PRIu64 "/%" PRIu64 " completed; simulated %.3f ms in %.2f s wall; %" PRIu64
+               " events (%.2f M/s)\n",
+               r.flows_completed, r.flows_total, static_cast<double>(r.sim_time_ps) / kPsPerMs,
+               r.wall_seconds, r.events,
+               r.wall_seconds > 0 ? static_cast<double>(r.events) / r.wall_seconds / 1e6 : 0.0);
+  std::fprintf(out, "\n%-12s %7s %8s %8s %8s %8s   (slowdown = FCT / ideal FCT)\n", "size", "flows", "mean",
+               "p50", "p95", "p99");
+  for (const auto& b : r.bins)
+    std::fprintf(out, "%-12s %7" PRIu64 " %8.3f %8.3f %8.3f %8.3f\n", bin_label(b), b.slowdown.count,
+                 b.slowdown.mean, b.slowdown.p50, b.slowdown.p95, b.slowdown.p99);
+  std::fprintf(out, "%-12s %7" PRIu64 " %8.3f %8.3f %8.3f %8.3f\n", "all", r.slowdown.count, r.slowdown.mean,
+               r.slowdown.p50, r.slowdown.p95, r.slowdown.p99);
+  std::fprintf(out,
+               "\nPFC pause frames %" PRIu64 " (paused %.1f us summed over ports), drops %" PRIu64
+               ", max switch queue %" PRIu64 " B, CNPs %" PRIu64 ", ECN marks %" PRIu64 "\n",
+               c.pause_frames, static_cast<double>(c.paused_time_ps) / kPsPerUs, c.drops, c.max_queue_bytes,
+               c.cnps, c.ecn_marks);
+}
+
+void print_comparison(const std::vector<std::pair<std::string, RunResult>>& runs, std::FILE* out) {
+  std::fprintf(out, "\nslowdown (FCT / ideal FCT): overall and p50/p99 per flow-size bin\n");
+  std::fprintf(out, "%-18s %6s %6s %6s %6s |", "case", "done%", "mean", "p50", "p99");
+  const char* bins[] = {"<10KB", "10K-100K", "100K-1M", "1M-10M", ">=10M"};
+  for (auto b : bins) std::fprintf(out, " %13s", b);
+  std::fprintf(out, " | %9s %9s %6s\n", "pauses", "paused_us", "drops");
+  for (const auto& [name, r] : runs) {
+    std::fprintf(out, "%-18s %6.1f %6.2f %6.2f %6.2f |", name.c_str(),
+                 r.flows_total
+                     ? 100.0 * static_cast<double>(r.flows_completed) / static_cast<double>(r.flows_total)
+                     : 0.0,
+                 r.slowdown.mean, r.slowdown.p50, r.slowdown.p99);
+    for (const auto& b : r.bins) std::fprintf(out, " %6.2f/%6.2f", b.slowdown.p50, b.slowdown.p99);
+    std::fprintf(out, " | %9" PRIu64 " %9.1f %6" PRIu64 "\n", r.counters.pause_frames,
+                 static_cast<double>(r.counters.paused_time_ps) / kPsPerUs, r.counters.drops);
+  }
+}
+
+}  // namespace lossless

@@ -1,0 +1,35 @@
+// What a finished run reports: summary.json, the results table and comparisons are all made from this.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "stats/fct_stats.h"
+#include "stats/net_counters.h"
+
+namespace lossless {
+
+struct RunResult {
+  std::string scenario;
+  std::string cc;
+  std::uint64_t seed = 0;
+  TimePs sim_time_ps = 0;
+  double wall_seconds = 0;
+  std::uint64_t events = 0;
+  std::uint64_t flows_total = 0;
+  std::uint64_t flows_completed = 0;
+  Distribution fct_ns;
+  Distribution slowdown;
+  std::vector<SizeBinStats> bins;
+  NetCounters counters;  // pfc_log emptied after writing
+  std::uint64_t peak_rss_kb = 0;
+  std::uint64_t packets_allocated = 0;
+};
+
+// Prints the human-readable results table.
+void print_result_table(const RunResult& r, std::FILE* out);
+// Prints a comparison of several runs (sweep / default experiment).
+void print_comparison(const std::vector<std::pair<std::string, RunResult>>& runs, std::FILE* out);
+std::string summary_json(const RunResult& r);
+
+}  // namespace lossless

@@ -1,0 +1,65 @@
+#include "topo/topology.h"
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "topo/routing.h"
+
+namespace lossless {
+namespace {
+
+std::vector<NodePorts> ports_of(const Topology& t) {
+  std::vector<NodePorts> p(t.nodes());
+  for (std::uint32_t i = 0; i < t.links.size(); ++i) {
+    p[t.links[i].a].peer.push_back(t.links[i].b);
+    p[t.links[i].a].link.push_back(i);
+    p[t.links[i].b].peer.push_back(t.links[i].a);
+    p[t.links[i].b].link.push_back(i);
+  }
+  return p;
+}
+
+TEST(Topology, HpccFatTreeExplicitForm) {
+  Topology t = make_fat_tree(5, 4, 4, 16, 16, {100'000'000'000, kPsPerUs}, {400'000'000'000, kPsPerUs});
+  EXPECT_EQ(t.hosts, 320u);
+  EXPECT_EQ(t.switches, 56u);
+  EXPECT_EQ(t.links.size(), 480u);
+  check_topology(t, "t", "");
+  RoutingTable r(t, ports_of(t));
+  EXPECT_EQ(r.hops(0, 1), 2u);    // same ToR
+  EXPECT_EQ(r.hops(0, 16), 4u);   // same pod
+  EXPECT_EQ(r.hops(0, 300), 6u);  // across the core
+  std::uint32_t n = 0;
+  r.candidates(0, 300, n);  // ToR 0 toward another pod: any of its 4 aggs
+  EXPECT_EQ(n, 4u);
+}
+
+TEST(Topology, KaryFatTree) {
+  Topology t = make_fat_tree_k(8, {}, {});
+  EXPECT_EQ(t.hosts, 128u);
+  EXPECT_EQ(t.switches, 80u);
+  Topology t16 = make_fat_tree_k(16, {}, {});
+  EXPECT_EQ(t16.hosts, 1024u);
+  EXPECT_EQ(t16.switches, 320u);
+}
+
+TEST(Topology, ChecksStructure) {
+  Topology t;
+  t.hosts = 2;
+  t.switches = 2;
+  t.links = {{0, 2, 1, 0}, {1, 3, 1, 0}};
+  EXPECT_THROW(check_topology(t, "f", "topology"), ConfigError);
+  t.links.push_back({2, 3, 1, 0});
+  EXPECT_NO_THROW(check_topology(t, "f", "topology"));
+  t.links.push_back({0, 3, 1, 0});
+  EXPECT_THROW(check_topology(t, "f", "topology"), ConfigError);  // host with two links
+}
+
+TEST(Topology, EcmpSpreadsFlowsAcrossCandidates) {
+  std::vector<int> hits(4, 0);
+  for (std::uint32_t h = 0; h < 4000; ++h) ++hits[ecmp_pick(static_cast<std::uint32_t>(mix64(h)), 12345, 4)];
+  for (int c : hits) EXPECT_NEAR(c, 1000, 150);
+}
+
+}  // namespace
+}  // namespace lossless

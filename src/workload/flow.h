@@ -1,0 +1,20 @@
+// A flow: one message from src to dst, carried by one QP (one RDMA write).
+#pragma once
+#include <cstdint>
+
+#include "core/time.h"
+
+namespace lossless {
+
+struct Flow {
+  std::uint32_t id = 0;
+  std::uint32_t src = 0;  // host index
+  std::uint32_t dst = 0;
+  Bytes size_bytes = 0;
+  TimePs start_ps = 0;
+  std::uint8_t priority = 3;
+  std::uint16_t sport = 0;
+  std::uint16_t dport = 100;
+};
+
+}  // namespace lossless

@@ -1,0 +1,94 @@
+// Bad input: exit status 2 and one message naming the file, key and reason; never a crash or a hang.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "test_util.h"
+
+namespace lossless::test {
+namespace {
+
+constexpr const char* kGood = R"(name: good
+topology: {type: star, hosts: 4}
+workload: [{type: flows, flows: [{src: 1, dst: 0, size: 10KB, start: 0}]}]
+)";
+
+std::string write(const std::string& tag, const std::string& text) {
+  std::string path = temp_dir("err_" + tag) + "/s.yaml";
+  std::ofstream(path) << text;
+  return path;
+}
+
+struct Case {
+  const char* tag;
+  std::string yaml;
+  std::string args;
+  const char* expect;  // substring of the message
+};
+
+TEST(BadInput, ExitTwoWithClearMessage) {
+  std::string base = kGood;
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string s = base;
+    s.replace(s.find(from), from.size(), to);
+    return s;
+  };
+  std::vector<Case> cases = {
+      {"unknown_key", base + "colour: blue\n", "", "colour: unknown key"},
+      {"unknown_nested", with("hosts: 4", "hosts: 4, hostz: 3"), "", "topology.hostz: unknown key"},
+      {"bad_unit", with("type: star, hosts: 4", "type: star, hosts: 4, host_link: {rate: 100Gbs}"), "",
+       "malformed rate '100Gbs'"},
+      {"yaml_syntax", "topology: {type: star\nworkload: [\n", "", "YAML syntax error"},
+      {"negative_load",
+       with("{type: flows, flows: [{src: 1, dst: 0, size: 10KB, start: 0}]}", "{type: poisson, load: -0.1}"),
+       "", "workload.0.load"},
+      {"load_above_one",
+       with("{type: flows, flows: [{src: 1, dst: 0, size: 10KB, start: 0}]}", "{type: poisson, load: 1.5}"),
+       "", "must be in (0, 1]"},
+      {"src_eq_dst", with("src: 1, dst: 0", "src: 1, dst: 1"), "", "equals src"},
+      {"host_range", with("src: 1, dst: 0", "src: 1, dst: 9"), "", "out of range"},
+      {"mtu_zero", base + "nic: {mtu: 0B}\n", "", "nic.mtu: must be at least 1 byte"},
+      {"small_buffer", base + "switch: {buffer: 100KB}\n", "", "switch.buffer"},
+      {"disconnected",
+       "topology: {type: custom, hosts: 2, switches: 2, links: [[h0, s0, 100Gbps, 1us], [h1, s1, 100Gbps, "
+       "1us]]}\nworkload: [{type: flows, flows: [{src: 1, dst: 0, size: 1KB}]}]\n",
+       "", "disconnected"},
+      {"unknown_cc", with("topology:", "cc: {algorithm: tcp_reno}\ntopology:"), "",
+       "unknown scheme 'tcp_reno'"},
+      {"unknown_cc_param", with("topology:", "cc: {algorithm: dcqcn, params: {gain: 2}}\ntopology:"), "",
+       "cc.params.gain: unknown key"},
+      {"bad_set", base, "--set workload.5.load=0.3", "--set"},
+      {"bad_option", base, "--frobnicate", "unknown option"},
+  };
+  for (const auto& c : cases) {
+    std::string path = write(c.tag, c.yaml);
+    std::string err;
+    int code = run_cli("validate " + path + " " + c.args, &err);
+    EXPECT_EQ(code, 2) << c.tag << ": " << err;
+    EXPECT_NE(err.find(c.expect), std::string::npos) << c.tag << ": " << err;
+    EXPECT_EQ(err.find("internal error"), std::string::npos) << c.tag;
+  }
+}
+
+TEST(BadInput, MissingFileAndNonMonotonicCdf) {
+  std::string err;
+  EXPECT_EQ(run_cli("run /nonexistent/scenario.yaml", &err), 2);
+  EXPECT_NE(err.find("no such file"), std::string::npos) << err;
+
+  std::string dir = temp_dir("err_cdf");
+  std::ofstream(dir + "/bad.txt") << "100 0.5\n50 0.7\n200 1\n";
+  std::ofstream(dir + "/s.yaml") << "topology: {type: star, hosts: 3}\nworkload: [{type: poisson, cdf: "
+                                 << dir << "/bad.txt, load: 0.3}]\n";
+  EXPECT_EQ(run_cli("validate " + dir + "/s.yaml", &err), 2);
+  EXPECT_NE(err.find("bad.txt:2"), std::string::npos) << err;
+  EXPECT_NE(err.find("not monotonic"), std::string::npos) << err;
+}
+
+TEST(BadInput, GoodScenarioValidates) {
+  std::string err;
+  EXPECT_EQ(run_cli("validate " + write("good", kGood), &err), 0) << err;
+  EXPECT_EQ(run_cli("list cc", &err), 0) << err;
+}
+
+}  // namespace
+}  // namespace lossless::test

@@ -1,0 +1,167 @@
+// Scenario tests: physical invariants of the fabric (DESIGN.md §2) on small topologies.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "test_util.h"
+
+namespace lossless::test {
+namespace {
+
+double num(const std::map<std::string, std::string>& row, const std::string& key) {
+  return std::stod(row.at(key));
+}
+
+TEST(Physics, LoneFlowAcrossTwoSwitchesMatchesIdealFct) {
+  auto out = run_yaml(R"(
+topology: {type: dumbbell, left: 1, right: 1, host_link: {rate: 100Gbps, delay: 1us}, core_link: {rate: 100Gbps, delay: 1us}}
+cc: {algorithm: dcqcn}
+workload: [{type: flows, flows: [{src: 0, dst: 1, size: 1MB, start: 0}]}]
+)",
+                      "lone");
+  auto rows = out.csv("fct.csv");
+  ASSERT_EQ(rows.size(), 1u);
+  double fct = num(rows[0], "fct_ns"), ideal = num(rows[0], "ideal_fct_ns");
+  // ideal = 2 x 3 us + 3 x 80 ns + 1,048,000 B at 100G
+  EXPECT_NEAR(ideal, 6000 + 240 + 83840, 1);
+  EXPECT_NEAR(fct / ideal, 1.0, 0.01);
+  EXPECT_EQ(out.result.counters.drops, 0u);
+}
+
+constexpr const char* kIncast = R"(
+topology: {type: star, hosts: 17, host_link: {rate: 40Gbps, delay: 1us}}
+switch: {buffer: 2MB}
+cc: {algorithm: none}
+workload: [{type: incast, receiver: 0, senders: 1-16, size: 1MB, start: 0}]
+)";
+
+TEST(Physics, IncastWithPfcIsLosslessAndKeepsReceiverBusy) {
+  auto out = run_yaml(kIncast, "incast_pfc");
+  const auto& r = out.result;
+  EXPECT_EQ(r.counters.drops, 0u);
+  EXPECT_GT(r.counters.pause_frames, 0u);
+  EXPECT_EQ(r.flows_completed, 16u);
+  // Receiver link busy from first to last byte: all wire bytes at 40G over the span of the transfer.
+  auto rows = out.csv("fct.csv");
+  double last = 0;
+  for (auto& row : rows) last = std::max(last, num(row, "finish_ns"));
+  double busy_ns = 16 * 1'048'000 * 8 / 40.0;
+  double span_ns =
+      last - 2 * 1000 - 2 * 1048 * 8 / 40.0;  // first byte reaches the receiver after one path latency
+  EXPECT_GT(busy_ns / span_ns, 0.95) << "last finish " << last;
+  EXPECT_GT(out.csv("pfc.csv").size(), 0u);
+}
+
+TEST(Physics, IncastWithDcqcnAndPfcCompletesWithoutDrops) {
+  auto out = run_yaml(kIncast, "incast_dcqcn", {{"cc.algorithm", "dcqcn"}});
+  EXPECT_EQ(out.result.counters.drops, 0u);
+  EXPECT_GT(out.result.counters.pause_frames, 0u);
+  EXPECT_EQ(out.result.flows_completed, 16u);
+  EXPECT_GT(out.result.counters.cnps, 0u);
+}
+
+TEST(Physics, LossyIncastDropsAndRecoversWithGoBackN) {
+  auto out = run_yaml(kIncast, "incast_lossy",
+                      {{"switch.flow_control", "none"}, {"switch.buffer", "1MB"}, {"cc.algorithm", "dcqcn"}});
+  EXPECT_GT(out.result.counters.drops, 0u);
+  EXPECT_EQ(out.result.flows_completed, 16u);
+  EXPECT_GT(out.result.counters.retransmitted_bytes, 0u);
+  EXPECT_EQ(out.result.counters.pause_frames, 0u);
+}
+
+TEST(Physics, BytesConservedEveryFlowDeliversItsSize) {
+  auto out = run_yaml(R"(
+topology: {type: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}
+cc: {algorithm: dcqcn}
+workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 1ms}]
+)",
+                      "conserve");
+  EXPECT_EQ(out.result.flows_completed, out.result.flows_total);
+  EXPECT_GT(out.result.flows_total, 5u);
+  EXPECT_EQ(out.result.counters.drops, 0u);
+  EXPECT_EQ(out.result.counters.retransmitted_bytes, 0u);
+  // No flow beats its ideal by more than the ideal's allowance of one full MTU serialization per hop (a flow
+  // shorter than one MTU serializes less than that).
+  for (auto& row : out.csv("fct.csv")) EXPECT_GT(num(row, "slowdown"), 0.95);
+}
+
+TEST(Physics, TwoDcqcnFlowsConvergeToFairShare) {
+  for (const char* variant : {"paper", "hpcc"}) {
+    auto out = run_yaml(R"(
+stop: 30ms
+topology: {type: star, hosts: 3, host_link: {rate: 40Gbps, delay: 1us}}
+cc: {algorithm: dcqcn}
+workload: [{type: flows, flows: [{src: 1, dst: 0, size: 1GB, start: 0}, {src: 2, dst: 0, size: 1GB, start: 1ms}]}]
+monitor: {flow_rates: {interval: 1ms}}
+)",
+                        std::string("fair_") + variant, {{"cc.params.variant", variant}});
+    double sum[2] = {0, 0};
+    for (auto& row : out.csv("flow_rates.csv")) {
+      double t = num(row, "time_ns");
+      if (t > 10e6) sum[static_cast<int>(num(row, "flow_id"))] += num(row, "rate_bps");
+    }
+    ASSERT_GT(sum[0], 0);
+    ASSERT_GT(sum[1], 0);
+    EXPECT_NEAR(sum[0] / sum[1], 1.0, 0.10) << variant;
+    // Together they use the link well.
+    EXPECT_GT((sum[0] + sum[1]) / 20 / 40e9, 0.85) << variant;
+  }
+}
+
+TEST(Physics, PfcSpreadsUpstreamFromCongestedTor) {
+  // Hosts of leaf s0 (h0-h3) and h5 of leaf s1 send to h4 under s1. The ToR s1 pauses the spine s2 and its
+  // own hosts; the spine's queue toward s1 then fills and it pauses s0, which pauses its hosts: a chain of
+  // pauses.
+  auto out = run_yaml(R"(
+topology: {type: leaf_spine, leaves: 2, spines: 1, hosts_per_leaf: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}
+switch: {buffer: 1MB}
+cc: {algorithm: none}
+workload: [{type: incast, receiver: 4, senders: [0-3, 5-7], size: 2MB, start: 0}]
+)",
+                      "spread");
+  std::set<std::string> paused_nodes;
+  for (auto& row : out.csv("pfc.csv"))
+    if (row.at("event") == "pause") paused_nodes.insert(row.at("node"));
+  EXPECT_TRUE(paused_nodes.count("s2")) << "spine paused by the congested ToR";
+  EXPECT_TRUE(paused_nodes.count("s0")) << "remote ToR paused by the spine";
+  EXPECT_TRUE(paused_nodes.count("h0")) << "remote host paused by its ToR";
+  EXPECT_EQ(out.result.counters.drops, 0u);
+  EXPECT_EQ(out.result.flows_completed, 7u);
+}
+
+TEST(Physics, SameSeedGivesByteIdenticalOutputs) {
+  const char* yaml = R"(
+seed: 7
+topology: {type: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 4}
+cc: {algorithm: dcqcn, params: {variant: hpcc}}
+workload: [{type: poisson, cdf: WebSearch, load: 0.6, duration: 300us}, {type: incast, receiver: 0, senders: 1-7, size: 100KB, start: 100us}]
+monitor: {queues: {interval: 10us}}
+)";
+  auto a = run_yaml(yaml, "det_a");
+  auto b = run_yaml(yaml, "det_b");
+  EXPECT_EQ(a.read("fct.csv"), b.read("fct.csv"));
+  EXPECT_EQ(a.read("pfc.csv"), b.read("pfc.csv"));
+  EXPECT_EQ(a.read("queues.csv"), b.read("queues.csv"));
+  auto strip_wall = [](std::string s) {
+    auto i = s.find("\"wall_seconds\"");
+    auto j = s.find('\n', i);
+    return s.erase(i, j - i);
+  };
+  EXPECT_EQ(strip_wall(a.read("summary.json")), strip_wall(b.read("summary.json")));
+  auto c = run_yaml(yaml, "det_c", {{"seed", "8"}});
+  EXPECT_NE(a.read("fct.csv"), c.read("fct.csv"));
+}
+
+TEST(Physics, ResolvedScenarioRepeatsTheRun) {
+  const char* yaml = R"(
+topology: {type: star, hosts: 5}
+workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 1ms}]
+)";
+  auto a = run_yaml(yaml, "resolved_a");
+  auto b = run_yaml(a.read("scenario.yaml"), "resolved_b");
+  EXPECT_EQ(a.read("fct.csv"), b.read("fct.csv"));
+}
+
+}  // namespace
+}  // namespace lossless::test

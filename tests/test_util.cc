@@ -1,0 +1,81 @@
+#include "test_util.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace lossless::test {
+
+std::string temp_dir(const std::string& tag) {
+  auto base = std::filesystem::temp_directory_path() / ("lossless-test-" + std::to_string(::getpid()));
+  auto dir = base / tag;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+RunOutput run_yaml(const std::string& yaml, const std::string& tag,
+                   const std::vector<std::pair<std::string, std::string>>& sets) {
+  std::string dir = temp_dir(tag);
+  std::string file = dir + "/scenario.in.yaml";
+  std::ofstream(file) << yaml;
+  ScenarioOverrides ov;
+  ov.sets = sets;
+  ov.out_dir = dir + "/out";
+  Scenario sc = load_scenario(file, ov);
+  RunOptions opts;
+  opts.quiet = true;
+  RunOutput out;
+  out.result = run_scenario(sc, opts);
+  out.dir = ov.out_dir;
+  return out;
+}
+
+std::string RunOutput::read(const std::string& name) const {
+  std::ifstream in(dir + "/" + name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::map<std::string, std::string>> RunOutput::csv(const std::string& name) const {
+  std::ifstream in(dir + "/" + name);
+  std::vector<std::map<std::string, std::string>> rows;
+  std::string line;
+  std::vector<std::string> header;
+  auto split = [](const std::string& s) {
+    std::vector<std::string> v;
+    std::stringstream ss(s);
+    std::string x;
+    while (std::getline(ss, x, ',')) v.push_back(x);
+    if (!s.empty() && s.back() == ',') v.push_back("");
+    return v;
+  };
+  if (std::getline(in, line)) header = split(line);
+  while (std::getline(in, line)) {
+    auto v = split(line);
+    std::map<std::string, std::string> row;
+    for (std::size_t i = 0; i < header.size() && i < v.size(); ++i) row[header[i]] = v[i];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+int run_cli(const std::string& args, std::string* err) {
+  std::string errfile = temp_dir("cli") + "/stderr.txt";
+  std::string cmd = std::string(LOSSLESS_BINARY) + " " + args + " > /dev/null 2> " + errfile;
+  int status = std::system(cmd.c_str());
+  if (err) {
+    std::ifstream in(errfile);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    *err = ss.str();
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace lossless::test

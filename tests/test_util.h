@@ -1,0 +1,25 @@
+// Helpers for scenario tests: run a scenario given as YAML text, read its CSV outputs.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "scenario/runner.h"
+#include "scenario/scenario.h"
+
+namespace lossless::test {
+
+struct RunOutput {
+  RunResult result;
+  std::string dir;
+  std::vector<std::map<std::string, std::string>> csv(const std::string& name) const;
+  std::string read(const std::string& name) const;
+};
+
+std::string temp_dir(const std::string& tag);
+RunOutput run_yaml(const std::string& yaml, const std::string& tag,
+                   const std::vector<std::pair<std::string, std::string>>& sets = {});
+// Runs the lossless binary; returns its exit status and fills stderr text.
+int run_cli(const std::string& args, std::string* err = nullptr);
+
+}  // namespace lossless::test
