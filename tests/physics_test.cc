@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <set>
 
 #include "test_util.h"
@@ -161,6 +162,44 @@ workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 1ms}]
   auto a = run_yaml(yaml, "resolved_a");
   auto b = run_yaml(a.read("scenario.yaml"), "resolved_b");
   EXPECT_EQ(a.read("fct.csv"), b.read("fct.csv"));
+}
+
+}  // namespace
+}  // namespace lossless::test
+
+namespace lossless::test {
+namespace {
+
+TEST(HpccFiles, TopologyAndFlowFilesWithAbsoluteStartTimes) {
+  std::string dir = temp_dir("hpcc_files");
+  // 3 hosts (ids 0, 1, 3) on switch 2; the file's ids are kept in fct.txt.
+  std::ofstream(dir + "/topo.txt")
+      << "4 1 3\n2\n0 2 100Gbps 1000ns 0\n1 2 100Gbps 1000ns 0\n3 2 100Gbps 1000ns 0\n";
+  std::ofstream(dir + "/flows.txt") << "2\n0 3 3 100 50000 2.000000100\n1 3 3 100 20000 2.001\n";
+  std::ofstream(dir + "/s.yaml") << "topology: {type: hpcc_file, path: topo.txt}\n"
+                                    "workload: [{type: hpcc_flow_file, path: flows.txt}]\n"
+                                    "output: {hpcc_fct: true}\n";
+  ScenarioOverrides ov;
+  ov.out_dir = dir + "/out";
+  Scenario sc = load_scenario(dir + "/s.yaml", ov);
+  ASSERT_EQ(sc.flows.size(), 2u);
+  EXPECT_EQ(sc.flows[0].start_ps, 2'000'000'100'000u);
+  EXPECT_EQ(sc.flows[1].dst, 2u);  // file id 3 is the third host
+  RunOptions opts;
+  opts.quiet = true;
+  RunResult r = run_scenario(sc, opts);
+  EXPECT_EQ(r.flows_completed, 2u);
+  std::ifstream in(dir + "/out/fct.txt");
+  std::string sip, dip;
+  unsigned sport, dport;
+  unsigned long long size, start, fct, ideal;
+  ASSERT_TRUE(in >> sip >> dip >> sport >> dport >> size >> start >> fct >> ideal);
+  EXPECT_EQ(sip, "0b000001");
+  EXPECT_EQ(dip, "0b000301");
+  EXPECT_EQ(sport, 10000u);
+  EXPECT_EQ(size, 50000u);
+  EXPECT_EQ(start, 2'000'000'100u);
+  EXPECT_NEAR(static_cast<double>(fct) / static_cast<double>(ideal), 1.0, 0.02);
 }
 
 }  // namespace

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The main job: install what is missing, build build/lossless, run the default experiment (every scheme on a
+# 64-host leaf-spine with WebSearch + incast) and print the comparison table.
+set -euo pipefail
+cd "$(dirname "$0")"
+scripts/install-deps.sh
+scripts/build.sh build
+./build/lossless sweep experiments/default/sweep.yaml -j "$(nproc)"

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The test suite: install what is missing, build, run every test; then again under AddressSanitizer +
+# UndefinedBehaviorSanitizer.
+set -euo pipefail
+cd "$(dirname "$0")"
+scripts/install-deps.sh
+scripts/build.sh build
+(cd build && ctest --output-on-failure -j "$(nproc)")
+scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOSSLESS_SANITIZE=ON
+(cd build-asan && ctest --output-on-failure -j "$(nproc)")
