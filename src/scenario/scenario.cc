@@ -166,19 +166,24 @@ std::vector<RateValue> read_rate_table(YamlMap& m, const std::string& key, std::
   return table;
 }
 
+// A positive size or `auto` (returned as 0).
+Bytes size_or_auto(YamlMap& m, const std::string& key) {
+  std::string text = m.has(key) ? m.text(key, "auto") : "auto";
+  if (text == "auto") {
+    m.set_out(key, "auto");
+    return 0;
+  }
+  auto s = parse_size(text);
+  if (!s || *s == 0) m.fail(key, "must be 'auto' or a positive size, not '" + text + "'");
+  m.set_out(key, format_size(*s));
+  return *s;
+}
+
 SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic) {
   SwitchConfig c;
   c.buffer_bytes = m.size("buffer", 32'000'000);
   if (c.buffer_bytes == 0) m.fail("buffer", "must be positive");
-  std::string shared = m.has("shared_buffer") ? m.text("shared_buffer", "auto") : "auto";
-  if (shared == "auto") {
-    m.set_out("shared_buffer", "auto");
-  } else {
-    auto s = parse_size(shared);
-    if (!s || *s == 0) m.fail("shared_buffer", "must be 'auto' or a positive size, not '" + shared + "'");
-    c.shared_buffer_bytes = *s;
-    m.set_out("shared_buffer", format_size(*s));
-  }
+  c.shared_buffer_bytes = size_or_auto(m, "shared_buffer");
   std::string fc = m.choice("flow_control", "pfc", {"pfc", "none"});
   c.flow_control = fc == "pfc" ? FlowControl::kPfc : FlowControl::kNone;
   {
@@ -193,15 +198,7 @@ SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic) 
     c.xoff_bytes = pfc.size("xoff", 320'000);
     c.xon_bytes = pfc.size("xon", 318'000);
     if (c.xon_bytes > c.xoff_bytes) pfc.fail("xon", "must not exceed xoff");
-    std::string hr = pfc.has("headroom") ? pfc.text("headroom", "auto") : "auto";
-    if (hr == "auto") {
-      pfc.set_out("headroom", "auto");
-    } else {
-      auto s = parse_size(hr);
-      if (!s || *s == 0) pfc.fail("headroom", "must be 'auto' or a positive size, not '" + hr + "'");
-      c.headroom_bytes = *s;
-      pfc.set_out("headroom", format_size(*s));
-    }
+    c.headroom_bytes = size_or_auto(pfc, "headroom");
     c.reserve_bytes = pfc.size("reserve", 4096);
     c.resume_offset_bytes = pfc.size("resume_offset", 3072);
     c.pause_quanta = static_cast<std::uint16_t>(pfc.count("quanta", 65535, 1, 65535));
