@@ -88,6 +88,9 @@ TEST(BadInput, GoodScenarioValidates) {
   std::string err;
   EXPECT_EQ(run_cli("validate " + write("good", kGood), &err), 0) << err;
   EXPECT_EQ(run_cli("list cc", &err), 0) << err;
+  EXPECT_EQ(run_cli("list switch", &err), 0) << err;
+  EXPECT_EQ(run_cli("list nic", &err), 0) << err;
+  EXPECT_EQ(run_cli("list bogus", &err), 2) << err;
 }
 
 }  // namespace

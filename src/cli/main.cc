@@ -13,6 +13,7 @@
 
 #include "control/congestion_control.h"
 #include "core/error.h"
+#include "scenario/key_docs.h"
 #include "scenario/runner.h"
 #include "scenario/scenario.h"
 #include "scenario/yaml_map.h"
@@ -24,7 +25,7 @@ constexpr const char* kUsage = R"(usage:
   lossless run SCENARIO.yaml [-o OUT_DIR] [--set PATH=VALUE]... [--seed N] [--quiet]
   lossless validate SCENARIO.yaml [--set PATH=VALUE]... [--seed N]
   lossless sweep SWEEP.yaml [-j N] [-o OUT_DIR] [--quiet]
-  lossless list [cc|mechanisms|workloads|topologies]
+  lossless list [cc|mechanisms|switch|nic|workloads|topologies]
 )";
 
 [[noreturn]] void usage_error(const std::string& msg) {
@@ -187,13 +188,13 @@ int cmd_sweep(int argc, char** argv) {
 int cmd_list(int argc, char** argv) {
   std::string what = argc > 2 ? argv[2] : "all";
   bool all = what == "all";
-  if (!all && what != "cc" && what != "mechanisms" && what != "workloads" && what != "topologies")
-    usage_error("list takes cc, mechanisms, workloads or topologies, not '" + what + "'");
+  if (!all && what != "cc" && what != "mechanisms" && what != "switch" && what != "nic" &&
+      what != "workloads" && what != "topologies")
+    usage_error("list takes cc, mechanisms, switch, nic, workloads or topologies, not '" + what + "'");
   if (all || what == "cc") {
     std::printf("congestion control (cc.algorithm, parameters under cc.params):\n");
     for (const auto& s : CcRegistry::all()) {
       std::printf("  %s — %s\n", s.name.c_str(), s.summary.c_str());
-      std::string text;
       std::ostringstream os;
       s.print_params(os);
       std::fputs(os.str().c_str(), stdout);
@@ -204,6 +205,14 @@ int cmd_list(int argc, char** argv) {
         "switch flow control (switch.flow_control): pfc (lossless, PFC per switch.pfc), none (lossy, tail "
         "drop)\n");
     std::printf("switch mechanisms (switch.mechanism): none (RED/ECN marking per switch.ecn only)\n");
+  }
+  if (all || what == "switch") {
+    std::printf("switch keys (defaults as resolved by the parser):\n");
+    print_section_keys("switch", stdout);
+  }
+  if (all || what == "nic") {
+    std::printf("nic keys (defaults as resolved by the parser; cnp_interval shown for the default cc):\n");
+    print_section_keys("nic", stdout);
   }
   if (all || what == "workloads") {
     std::printf(

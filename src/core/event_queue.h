@@ -40,7 +40,6 @@ class EventQueue {
     if (!heap_.empty()) sift_down(last);
     return e;
   }
-  void reserve(std::size_t n) { heap_.reserve(n); }
 
  private:
   static constexpr std::uint64_t kSeqMask = (1ull << 56) - 1;

@@ -37,16 +37,12 @@ class Simulator {
         next_check += batch;
       }
     }
-    if (!stopped_ && now_ < until && queue_.empty()) return;
   }
   void run(TimePs until) {
     run(until, ~std::uint64_t{0} >> 1, [] {});
   }
   void stop() { stopped_ = true; }
   std::size_t pending() const { return queue_.size(); }
-  void advance_to(TimePs t) {
-    if (t > now_) now_ = t;
-  }
 
  private:
   EventQueue queue_;

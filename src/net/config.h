@@ -32,6 +32,9 @@ struct SwitchConfig {
   bool ecn_enabled = true;
   std::vector<RateValue> kmin_bytes, kmax_bytes, pmax;
   Routing routing = Routing::kEcmp;
+
+  // PFC keeps the fabric lossless; otherwise switches tail-drop.
+  bool lossless() const { return flow_control == FlowControl::kPfc && pfc_enabled; }
 };
 
 struct NicConfig {

@@ -39,7 +39,7 @@ void Port::on_pfc(std::uint8_t prio, std::uint16_t quanta) {
   if (counters->log_pfc) counters->pfc_log.push_back({now, node, index, prio, quanta > 0, quanta});
   if (quanta == 0) {
     ++counters->resume_frames;
-    if (paused(prio)) unpause(prio, false);
+    if (paused(prio)) unpause(prio);
     return;
   }
   ++counters->pause_frames;
@@ -58,10 +58,10 @@ void Port::pause_expire_event(void* target, std::uint64_t arg) {
   auto prio = static_cast<std::uint8_t>(arg & 7u);
   if ((arg >> 3) != port->pause_gen_[prio] || !port->paused(prio)) return;
   ++port->counters->pause_expiries;
-  port->unpause(prio, true);
+  port->unpause(prio);
 }
 
-void Port::unpause(std::uint8_t prio, bool) {
+void Port::unpause(std::uint8_t prio) {
   paused_mask = static_cast<std::uint8_t>(paused_mask & ~(1u << prio));
   ++pause_gen_[prio];
   counters->paused_time_ps += sim->now() - paused_since_[prio];

@@ -51,7 +51,7 @@ class Port {
  private:
   static void tx_done_event(void* target, std::uint64_t arg);
   static void pause_expire_event(void* target, std::uint64_t arg);
-  void unpause(std::uint8_t prio, bool expired);
+  void unpause(std::uint8_t prio);
 
   std::uint8_t rr_next_ = 1;
   std::array<std::uint32_t, kPriorities> pause_gen_{};

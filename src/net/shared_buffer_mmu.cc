@@ -6,7 +6,7 @@ namespace lossless {
 
 SharedBufferMmu::SharedBufferMmu(const SwitchConfig& cfg, const std::vector<PortSetup>& ports)
     : cfg_(cfg), ports_(ports) {
-  lossless_ = cfg.flow_control == FlowControl::kPfc && cfg.pfc_enabled;
+  lossless_ = cfg.lossless();
   std::size_t n = ports.size() * kPriorities;
   ingress_.assign(n, 0);
   headroom_.assign(n, 0);

@@ -14,7 +14,7 @@ Switch::Switch(Network& net, std::uint32_t index, std::uint32_t node, std::size_
 
 void Switch::configure() {
   const SwitchConfig& cfg = net_.switch_config();
-  lossless_ = cfg.flow_control == FlowControl::kPfc && cfg.pfc_enabled;
+  lossless_ = cfg.lossless();
   RateBps nic_rate = net_.max_host_rate();
   std::vector<SharedBufferMmu::PortSetup> setup;
   for (auto& p : ports) {

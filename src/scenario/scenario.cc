@@ -225,7 +225,7 @@ SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic) 
   m.finish();
 
   // Each switch must hold its reserves and (lossless) headrooms with room left for a shared pool.
-  bool lossless = c.flow_control == FlowControl::kPfc && c.pfc_enabled;
+  bool lossless = c.lossless();
   std::vector<Bytes> fixed(topo.switches, 0);
   std::vector<std::uint32_t> nports(topo.switches, 0);
   for (const auto& l : topo.links)
@@ -566,8 +566,7 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& file, const S
   sc.sw = read_switch(top.map("switch"), sc.topology, sc.nic);
   if (sc.nic.rto_ps == kTimeNever) {
     // auto: lossless fabrics need no timeout (NACKs cover reordering); lossy ones need one for tail losses.
-    bool lossless = sc.sw.flow_control == FlowControl::kPfc && sc.sw.pfc_enabled;
-    sc.nic.rto_ps = lossless ? 0 : kPsPerMs;
+    sc.nic.rto_ps = sc.sw.lossless() ? 0 : kPsPerMs;
     sc.resolved["nic"]["rto"] = format_time(sc.nic.rto_ps);
   }
 

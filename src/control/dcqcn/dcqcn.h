@@ -72,7 +72,6 @@ class DcqcnSender final : public CongestionControl {
   double target_rate_bps() const { return rt_; }
 
  private:
-  bool paper() const { return !hpcc_; }
   void set_rate(double rc);
   double line() const { return static_cast<double>(qp_.line_rate_bps); }
   // paper variant
