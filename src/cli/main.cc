@@ -13,6 +13,7 @@
 
 #include "control/congestion_control.h"
 #include "core/error.h"
+#include "scenario/hpcc_config.h"
 #include "scenario/key_docs.h"
 #include "scenario/runner.h"
 #include "scenario/scenario.h"
@@ -24,6 +25,7 @@ namespace {
 constexpr const char* kUsage = R"(usage:
   lossless run SCENARIO.yaml [-o OUT_DIR] [--set PATH=VALUE]... [--seed N] [--quiet]
   lossless validate SCENARIO.yaml [--set PATH=VALUE]... [--seed N]
+  lossless hpcc CONFIG.txt [-o OUT_DIR] [--quiet]
   lossless sweep SWEEP.yaml [-j N] [-o OUT_DIR] [--quiet]
   lossless list [cc|mechanisms|switch|nic|workloads|topologies]
 )";
@@ -89,6 +91,25 @@ int cmd_run(int argc, char** argv) {
   if (!a.quiet) {
     print_result_table(r, stdout);
     std::printf("outputs in %s\n", sc.output.dir.c_str());
+  }
+  return 0;
+}
+
+int cmd_hpcc(int argc, char** argv) {
+  Args a = parse_args(argc, argv, 2, false);
+  if (!a.ov.sets.empty() || a.ov.has_seed) usage_error("hpcc takes only -o and --quiet");
+  HpccConfig cfg = read_hpcc_config(a.file);
+  if (a.ov.out_dir.empty()) a.ov.out_dir = "out/" + std::filesystem::path(a.file).stem().string();
+  Scenario sc = parse_scenario(cfg.scenario, a.file, a.ov);
+  RunOptions opts;
+  opts.quiet = a.quiet;
+  opts.hpcc_fct_path = cfg.fct_output;
+  opts.hpcc_pfc_path = cfg.pfc_output;
+  RunResult r = run_scenario(sc, opts);
+  if (!a.quiet) {
+    print_result_table(r, stdout);
+    std::printf("HPCC-format files: %s %s; our outputs in %s\n", cfg.fct_output.c_str(),
+                cfg.pfc_output.c_str(), sc.output.dir.c_str());
   }
   return 0;
 }
@@ -250,6 +271,7 @@ int main(int argc, char** argv) {
     if (cmd == "run") return cmd_run(argc, argv);
     if (cmd == "validate") return cmd_validate(argc, argv);
     if (cmd == "sweep") return cmd_sweep(argc, argv);
+    if (cmd == "hpcc") return cmd_hpcc(argc, argv);
     if (cmd == "list") return cmd_list(argc, argv);
     if (cmd == "-h" || cmd == "--help" || cmd == "help") {
       std::fputs(kUsage, stdout);

@@ -37,12 +37,21 @@ class CongestionControl {
   virtual void on_finish() {}
 };
 
+// Substrate settings a scheme (or its preset) expects; they are the defaults of the scenario's nic: and
+// switch: sections, which may still override each of them.
+struct SubstrateHints {
+  TimePs cnp_interval_ps = 50 * kPsPerUs;  // nic.cnp_interval when `auto`
+  bool ack_high_priority = true;           // nic.ack_priority default
+  bool needs_int = false;                  // switches stamp INT records into data packets
+  // switch.ecn tables; empty = the switch's own defaults
+  std::vector<RateValue> ecn_kmin_bytes, ecn_kmax_bytes, ecn_pmax;
+};
+
 class CcFactory {
  public:
   virtual ~CcFactory() = default;
   virtual std::unique_ptr<CongestionControl> create(SenderQp& qp, const CcEnv& env) const = 0;
-  // The NIC setting this scheme's notification point expects when the scenario leaves it to `auto`.
-  virtual TimePs default_cnp_interval_ps() const { return 50 * kPsPerUs; }
+  virtual SubstrateHints hints() const { return {}; }
 };
 
 struct CcScheme {

@@ -132,6 +132,7 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
   finish_ps_.assign(n, kTimeNever);
   flows_completed_ = 0;
   CcEnv env{sim_, nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_};
+  int_enabled_ = cc.hints().needs_int;
   for (std::size_t i = 0; i < n; ++i) {
     const Flow& f = flows_[i];
     LOSSLESS_CHECK(f.id == i, "flow ids must be dense and ordered");

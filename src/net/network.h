@@ -48,6 +48,7 @@ class Network {
   const RoutingTable& routes() const { return routes_; }
   std::uint64_t seed() const { return seed_; }
   RateBps max_host_rate() const { return max_host_rate_; }
+  bool int_enabled() const { return int_enabled_; }
 
   const Flow& flow(std::uint32_t id) const { return flows_[id]; }
   const std::vector<Flow>& flows() const { return flows_; }
@@ -90,6 +91,7 @@ class Network {
   std::vector<std::unique_ptr<RdmaNic>> nics_;
   std::vector<std::unique_ptr<Switch>> switches_;
   RateBps max_host_rate_ = 0;
+  bool int_enabled_ = false;
   TimePs max_base_rtt_ps_ = 0;
   Bytes max_bdp_bytes_ = 0;
 

@@ -19,7 +19,8 @@ struct SenderQp {
   Bytes snd_una = 0;  // first unacknowledged byte
   double rate_bps = 0;
   RateBps line_rate_bps = 0;
-  Bytes window_bytes = 0;  // 0 = no window
+  Bytes window_bytes = 0;            // 0 = no window
+  bool window_follows_rate = false;  // effective window = window_bytes x rate / line rate (HPCC VAR_WIN)
   TimePs next_avail_ps = 0;
   Bytes last_wire_bytes = 0;
   Bytes max_sent = 0;  // highest snd_nxt reached (to count retransmitted bytes)
@@ -32,6 +33,13 @@ struct SenderQp {
 
   Bytes size() const { return flow->size_bytes; }
   Bytes in_flight() const { return snd_nxt - snd_una; }
+  // The window in force now; 0 = none.
+  Bytes window() const {
+    if (!window_follows_rate || window_bytes == 0) return window_bytes;
+    auto w =
+        static_cast<Bytes>(static_cast<double>(window_bytes) * rate_bps / static_cast<double>(line_rate_bps));
+    return w ? w : 1;
+  }
   // Changes the pacing rate. As in the HPCC NIC, the pending send slot moves by the difference of the last
   // packet's serialization time at the old and new rate, so a cut takes effect at once.
   void set_rate(double new_rate_bps);

@@ -57,10 +57,16 @@ void RdmaNic::on_wake() { try_send(); }
 void RdmaNic::try_send() {
   if (port.busy) return;
   Simulator& sim = net_.sim();
-  if (!port.queues[kControlPriority].empty()) {
-    port.transmit(port.queues[kControlPriority].pop());
-    ++net_.counters().control_packets;
-    return;
+  // ACK/NACK/CNP first, whatever priority they travel at (ACKs at data priority obey its pauses).
+  if (port.queued_bytes > 0) {
+    for (std::uint8_t q = 0; q < kPriorities; ++q) {
+      if (port.queues[q].empty() || port.paused(q)) continue;
+      Packet* p = port.queues[q].pop();
+      port.queued_bytes -= p->wire_bytes;
+      port.transmit(p);
+      ++net_.counters().control_packets;
+      return;
+    }
   }
   const TimePs now = sim.now();
   const std::size_t n = active_.size();
@@ -69,7 +75,7 @@ void RdmaNic::try_send() {
     std::size_t idx = (rr_next_ + i) % n;
     SenderQp& qp = *active_[idx];
     if (qp.snd_nxt >= qp.size() || port.paused(qp.flow->priority)) continue;
-    if (qp.window_bytes && qp.in_flight() >= qp.window_bytes) continue;
+    if (Bytes w = qp.window(); w && qp.in_flight() >= w) continue;
     if (qp.next_avail_ps > now) {
       earliest = std::min(earliest, qp.next_avail_ps);
       continue;

@@ -98,6 +98,11 @@ void Switch::try_send(Port& out) {
       p->ecn_ce = true;
     }
     if (lossless_ && mmu.should_resume(p->in_port, prio)) send_pfc(p->in_port, prio, 0);
+    // In-band telemetry (HPCC): the port's line rate, time, cumulative bytes sent and bytes still queued.
+    if (net_.int_enabled() && p->type == PacketType::kData && p->int_hops < kMaxIntHops) {
+      p->hops[p->int_hops++] = {net_.sim().now(), out.tx_bytes, out.queued_bytes, out.rate_bps()};
+      p->wire_bytes += static_cast<std::uint32_t>(net_.nic_config().int_hop_bytes);
+    }
   }
   if (p->type != PacketType::kData) ++net_.counters().control_packets;
   out.transmit(p);

@@ -37,6 +37,36 @@ std::FILE* open_out(const std::filesystem::path& p) {
   return f;
 }
 
+// `sip dip sport dport size start_ns fct_ns standalone_fct_ns`, IPs as the HPCC simulator derives them from
+// ids.
+void write_hpcc_fct(const Network& net, const std::filesystem::path& path) {
+  std::FILE* f = open_out(path);
+  const Topology& t = net.topology();
+  for (const Flow& fl : net.flows()) {
+    TimePs fin = net.finish_ps(fl.id);
+    if (fin == kTimeNever) continue;
+    std::uint32_t s = t.external_id.empty() ? fl.src : t.external_id[fl.src];
+    std::uint32_t d = t.external_id.empty() ? fl.dst : t.external_id[fl.dst];
+    std::fprintf(f, "%08x %08x %u %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", hpcc_ip(s),
+                 hpcc_ip(d), fl.sport, fl.dport, fl.size_bytes, fl.start_ps / kPsPerNs,
+                 (fin - fl.start_ps) / kPsPerNs, net.ideal_fct_ps(fl) / kPsPerNs);
+  }
+  std::fclose(f);
+}
+
+// `time_ns node_id node_type(0 host, 1 switch) if_index(ns-3: port + 1) type(1 pause, 0 resume)`, logged at
+// the device that received the frame, as the HPCC simulator's PFC_OUTPUT_FILE.
+void write_hpcc_pfc(const Network& net, const std::filesystem::path& path) {
+  std::FILE* f = open_out(path);
+  const Topology& t = net.topology();
+  for (const auto& e : net.counters().pfc_log) {
+    std::uint32_t id = t.external_id.empty() ? e.node : t.external_id[e.node];
+    std::fprintf(f, "%" PRIu64 " %u %u %u %u\n", e.time_ps / kPsPerNs, id, t.is_host(e.node) ? 0u : 1u,
+                 e.port + 1u, e.pause ? 1u : 0u);
+  }
+  std::fclose(f);
+}
+
 void write_outputs(const Scenario& sc, const Network& net, const RunResult& r,
                    const std::filesystem::path& dir) {
   {
@@ -70,20 +100,7 @@ void write_outputs(const Scenario& sc, const Network& net, const RunResult& r,
                    e.priority, e.pause ? "pause" : "resume", e.quanta);
     std::fclose(f);
   }
-  if (sc.output.hpcc_fct) {
-    std::FILE* f = open_out(dir / "fct.txt");
-    const Topology& t = net.topology();
-    for (const Flow& fl : net.flows()) {
-      TimePs fin = net.finish_ps(fl.id);
-      if (fin == kTimeNever) continue;
-      std::uint32_t s = t.external_id.empty() ? fl.src : t.external_id[fl.src];
-      std::uint32_t d = t.external_id.empty() ? fl.dst : t.external_id[fl.dst];
-      std::fprintf(f, "%08x %08x %u %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", hpcc_ip(s),
-                   hpcc_ip(d), fl.sport, fl.dport, fl.size_bytes, fl.start_ps / kPsPerNs,
-                   (fin - fl.start_ps) / kPsPerNs, net.ideal_fct_ps(fl) / kPsPerNs);
-    }
-    std::fclose(f);
-  }
+  if (sc.output.hpcc_fct) write_hpcc_fct(net, dir / "fct.txt");
   {
     YAML::Emitter em;
     em << sc.resolved;
@@ -122,7 +139,7 @@ RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
 
   Simulator sim;
   Network net(sim, sc.topology, sc.sw, sc.nic, sc.seed);
-  net.counters().log_pfc = sc.monitor.pfc && opts.write_outputs;
+  net.counters().log_pfc = (sc.monitor.pfc && opts.write_outputs) || !opts.hpcc_pfc_path.empty();
   net.install_flows(sc.flows, *sc.cc);
   net.on_all_flows_done = [&sim] { sim.stop(); };
 
@@ -187,6 +204,8 @@ RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
   r.counters = net.counters();
   r.counters.pfc_log.clear();
   if (opts.write_outputs) write_outputs(sc, net, r, dir);
+  if (!opts.hpcc_fct_path.empty()) write_hpcc_fct(net, opts.hpcc_fct_path);
+  if (!opts.hpcc_pfc_path.empty()) write_hpcc_pfc(net, opts.hpcc_pfc_path);
   return r;
 }
 

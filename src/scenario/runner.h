@@ -9,6 +9,9 @@ namespace lossless {
 struct RunOptions {
   bool quiet = false;  // no results table on stdout, no progress line
   bool write_outputs = true;
+  // HPCC-simulator format files at these paths (the `lossless hpcc` command); empty = not written.
+  std::string hpcc_fct_path;
+  std::string hpcc_pfc_path;
 };
 
 RunResult run_scenario(Scenario& sc, const RunOptions& opts);

@@ -179,7 +179,7 @@ Bytes size_or_auto(YamlMap& m, const std::string& key) {
   return *s;
 }
 
-SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic) {
+SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, const SubstrateHints& hints) {
   SwitchConfig c;
   c.buffer_bytes = m.size("buffer", 32'000'000);
   if (c.buffer_bytes == 0) m.fail("buffer", "must be positive");
@@ -208,9 +208,14 @@ SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic) 
     YamlMap ecn = m.map("ecn");
     c.ecn_enabled = ecn.flag("enabled", true);
     const RateBps g100 = 100'000'000'000, g400 = 400'000'000'000;
-    c.kmin_bytes = read_rate_table(ecn, "kmin", {{g100, 400'000}, {g400, 1'600'000}}, true, 0, 1e15);
-    c.kmax_bytes = read_rate_table(ecn, "kmax", {{g100, 1'600'000}, {g400, 6'400'000}}, true, 0, 1e15);
-    c.pmax = read_rate_table(ecn, "pmax", {{g100, 0.2}, {g400, 0.2}}, false, 0, 1);
+    auto or_hint = [](const std::vector<RateValue>& hint, std::vector<RateValue> def) {
+      return hint.empty() ? def : hint;
+    };
+    c.kmin_bytes = read_rate_table(
+        ecn, "kmin", or_hint(hints.ecn_kmin_bytes, {{g100, 400'000}, {g400, 1'600'000}}), true, 0, 1e15);
+    c.kmax_bytes = read_rate_table(
+        ecn, "kmax", or_hint(hints.ecn_kmax_bytes, {{g100, 1'600'000}, {g400, 6'400'000}}), true, 0, 1e15);
+    c.pmax = read_rate_table(ecn, "pmax", or_hint(hints.ecn_pmax, {{g100, 0.2}, {g400, 0.2}}), false, 0, 1);
     for (auto& e : c.kmin_bytes)
       if (per_rate_value(c.kmax_bytes, e.rate_bps, true) < e.value)
         ecn.fail("kmax", "must not be below kmin");
@@ -264,14 +269,15 @@ NicConfig read_nic(YamlMap m, const CcFactory& cc) {
   n.ack_interval = static_cast<std::uint32_t>(m.count("ack_interval", 1, 1, 1'000'000));
   std::string cnp = m.has("cnp_interval") ? m.text("cnp_interval", "auto") : "auto";
   if (cnp == "auto") {
-    n.cnp_interval_ps = cc.default_cnp_interval_ps();
+    n.cnp_interval_ps = cc.hints().cnp_interval_ps;
   } else {
     auto t = parse_time(cnp);
     if (!t) m.fail("cnp_interval", "malformed time '" + cnp + "' (or 'auto')");
     n.cnp_interval_ps = *t;
   }
   m.set_out("cnp_interval", format_time(n.cnp_interval_ps));
-  n.ack_high_priority = m.choice("ack_priority", "high", {"high", "data"}) == "high";
+  n.ack_high_priority =
+      m.choice("ack_priority", cc.hints().ack_high_priority ? "high" : "data", {"high", "data"}) == "high";
   n.data_priority = static_cast<std::uint8_t>(m.count("data_priority", 3, 1, 7));
   n.nack_interval_ps = m.time("nack_interval", 500 * kPsPerUs);
   std::string rto = m.has("rto") ? m.text("rto", "auto") : "auto";
@@ -563,7 +569,7 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& file, const S
     cc.finish();
   }
   sc.nic = read_nic(top.map("nic"), *sc.cc);
-  sc.sw = read_switch(top.map("switch"), sc.topology, sc.nic);
+  sc.sw = read_switch(top.map("switch"), sc.topology, sc.nic, sc.cc->hints());
   if (sc.nic.rto_ps == kTimeNever) {
     // auto: lossless fabrics need no timeout (NACKs cover reordering); lossy ones need one for tail losses.
     sc.nic.rto_ps = sc.sw.lossless() ? 0 : kPsPerMs;

@@ -25,7 +25,13 @@ DcqcnParams DcqcnParams::for_variant(const std::string& variant) {
 }
 
 DcqcnParams DcqcnParams::initial(YamlMap& m) {
-  return for_variant(m.has("variant") ? m.choice("variant", "paper", {"paper", "hpcc"}) : "paper");
+  bool preset = m.has("preset") && m.choice("preset", "none", {"none", "hpcc_paper"}) == "hpcc_paper";
+  std::string variant = m.has("variant") ? m.choice("variant", "paper", {"paper", "hpcc"}) : "paper";
+  if (preset && m.has("variant") && variant != "hpcc")
+    m.fail("variant", "preset hpcc_paper uses variant hpcc");
+  DcqcnParams p = for_variant(preset ? "hpcc" : variant);
+  if (preset) p.preset = "hpcc_paper";
+  return p;
 }
 
 DcqcnSender::DcqcnSender(const DcqcnParams& params, SenderQp& qp, Simulator& sim)

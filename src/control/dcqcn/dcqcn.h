@@ -9,6 +9,7 @@
 #include <string>
 
 #include "control/congestion_control.h"
+#include "control/window.h"
 #include "core/timer.h"
 #include "net/queue_pair.h"
 #include "scenario/yaml_map.h"
@@ -17,6 +18,8 @@ namespace lossless {
 
 struct DcqcnParams {
   std::string variant = "paper";
+  std::string preset = "none";
+  std::string window = "none";
   double g = 1.0 / 256;
   double initial_alpha = 1.0;
   std::uint64_t fast_recovery_steps = 5;
@@ -39,6 +42,9 @@ struct DcqcnParams {
     v.choice(
         "variant", variant, {"paper", "hpcc"},
         "paper: byte counter + timer RP with 50us NP; hpcc: HPCC-code timer-only RP, CNP per marked ACK");
+    v.choice("preset", preset, {"none", "hpcc_paper"},
+             "hpcc_paper: the HPCC paper's run.py `dcqcn` at 100G (variant hpcc with its defaults below)");
+    v.choice("window", window, LOSSLESS_WINDOW_CHOICES, LOSSLESS_WINDOW_DOC);
     v.real("g", g, "alpha EWMA gain (paper 1/256)", 0.0, 1.0);
     v.real("initial_alpha", initial_alpha, "alpha at flow start (paper) or first CNP (hpcc sets 1)", 0.0,
            1.0);
@@ -104,9 +110,14 @@ class DcqcnFactory final : public CcFactory {
  public:
   explicit DcqcnFactory(const DcqcnParams& p) : params_(p) {}
   std::unique_ptr<CongestionControl> create(SenderQp& qp, const CcEnv& env) const override {
+    apply_window_mode(params_.window, qp, env);
     return std::make_unique<DcqcnSender>(params_, qp, env.sim);
   }
-  TimePs default_cnp_interval_ps() const override { return params_.variant == "hpcc" ? 0 : 50 * kPsPerUs; }
+  SubstrateHints hints() const override {
+    SubstrateHints h;
+    h.cnp_interval_ps = params_.variant == "hpcc" ? 0 : 50 * kPsPerUs;
+    return h;
+  }
 
  private:
   DcqcnParams params_;

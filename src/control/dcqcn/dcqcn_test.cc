@@ -2,31 +2,13 @@
 
 #include <gtest/gtest.h>
 
-#include "net/config.h"
-#include "net/network.h"
+#include "control/cc_test_harness.h"
 
 namespace lossless {
 namespace {
 
-// A one-flow network so the sender has a real QP and NIC to steer.
-struct Harness {
-  Simulator sim;
-  Network net;
-  DcqcnParams params;
-  std::unique_ptr<DcqcnFactory> factory;
-  Harness(const std::string& variant)
-      : net(sim, make_star(2, {100'000'000'000, kPsPerUs}), SwitchConfig{}, NicConfig{}, 1),
-        params(DcqcnParams::for_variant(variant)) {
-    Flow f;
-    f.src = 0;
-    f.dst = 1;
-    f.size_bytes = 1'000'000'000;
-    factory = std::make_unique<DcqcnFactory>(params);
-    net.install_flows({f}, *factory);
-    sim.run(1);  // start the flow
-  }
-  SenderQp& qp() { return net.qp(0); }
-  DcqcnSender& cc() { return *static_cast<DcqcnSender*>(qp().cc); }
+struct Harness : test::CcHarness<DcqcnFactory, DcqcnSender, DcqcnParams> {
+  explicit Harness(const std::string& variant) : CcHarness(DcqcnParams::for_variant(variant)) {}
 };
 
 TEST(DcqcnPaper, CnpCutsWithNewAlphaAndClampsTarget) {

@@ -1,0 +1,39 @@
+// Test support: a two-host network with one started flow, so a scheme's sender can be driven by hand-made
+// ACKs and CNPs.
+#pragma once
+#include <memory>
+
+#include "net/network.h"
+
+namespace lossless::test {
+
+template <class Factory, class Sender, class Params>
+struct CcHarness {
+  Simulator sim;
+  Network net;
+  std::unique_ptr<Factory> factory;
+  explicit CcHarness(const Params& params)
+      : net(sim, make_star(2, {100'000'000'000, kPsPerUs}), SwitchConfig{}, NicConfig{}, 1),
+        factory(std::make_unique<Factory>(params)) {
+    Flow f;
+    f.src = 0;
+    f.dst = 1;
+    f.size_bytes = 1'000'000'000;
+    net.install_flows({f}, *factory);
+    // Hold the sender's data so that only hand-made feedback reaches the scheme.
+    net.nic(0).port.paused_mask = 0xff;
+    sim.run(1);  // start the flow
+  }
+  SenderQp& qp() { return net.qp(0); }
+  Sender& cc() { return *static_cast<Sender*>(qp().cc); }
+  Packet ack(Bytes seq, TimePs sent_ps, bool ce = false) {
+    Packet p;
+    p.type = PacketType::kAck;
+    p.seq = seq;
+    p.sent_ps = sent_ps;
+    p.ecn_ce = ce;
+    return p;
+  }
+};
+
+}  // namespace lossless::test

@@ -1,0 +1,77 @@
+// DCTCP for RDMA NICs as in the HPCC code (CC_MODE 8; baselines.md §4.2): alpha from the fraction of ACKs
+// with ECN echo per window ("batch"), a rate cut by alpha/2 at most once per window (CWR state), and an
+// additive rate step per window otherwise; switches use step marking at K.
+#pragma once
+#include <string>
+
+#include "control/congestion_control.h"
+#include "control/window.h"
+#include "net/queue_pair.h"
+#include "scenario/yaml_map.h"
+
+namespace lossless {
+
+struct DctcpParams {
+  std::string preset = "none";
+  double g = 1.0 / 16;
+  RateBps rate_ai = 615'000'000;  // about one MTU per 13 us RTT
+  RateBps min_rate = 100'000'000;
+  std::string window = "bdp";
+  Bytes k_at_100g = 300'000;  // step-marking threshold hint for the switches (scaled with link rate)
+
+  static DctcpParams initial(YamlMap& m);
+
+  template <class V>
+  void visit(V& v) {
+    v.choice("preset", preset, {"none", "hpcc_paper"},
+             "hpcc_paper: run.py `dctcp` (g 1/16, rate_ai 615Mbps, min 1Gbps, K 300KB at 100G)");
+    v.real("g", g, "alpha EWMA gain (paper 1/16)", 0.0, 1.0);
+    v.rate("rate_ai", rate_ai, "additive rate step per window without marks (HPCC DCTCP_RATE_AI)");
+    v.rate("min_rate", min_rate, "lowest rate");
+    v.choice("window", window, LOSSLESS_WINDOW_CHOICES, LOSSLESS_WINDOW_DOC);
+    v.size(
+        "k", k_at_100g,
+        "default switch step-marking threshold K at 100G (switch.ecn kmin = kmax = K x rate/100G, pmax 1)");
+  }
+};
+
+class DctcpSender final : public CongestionControl {
+ public:
+  DctcpSender(const DctcpParams& p, SenderQp& qp, const CcEnv& env);
+  void on_ack(const Packet& ack) override;
+  double alpha() const { return alpha_; }
+
+ private:
+  const DctcpParams& p_;
+  SenderQp& qp_;
+  Bytes mtu_;
+  double alpha_ = 1.0;
+  std::uint64_t marked_ = 0;
+  std::uint64_t batch_packets_ = 0;
+  Bytes last_update_seq_ = 0;
+  bool started_ = false;
+  bool cwr_ = false;
+  Bytes high_seq_ = 0;
+};
+
+class DctcpFactory final : public CcFactory {
+ public:
+  explicit DctcpFactory(const DctcpParams& p) : p_(p) {}
+  std::unique_ptr<CongestionControl> create(SenderQp& qp, const CcEnv& env) const override {
+    return std::make_unique<DctcpSender>(p_, qp, env);
+  }
+  SubstrateHints hints() const override {
+    SubstrateHints h;
+    h.cnp_interval_ps = 0;  // the ECN echo rides on every ACK
+    const RateBps g100 = 100'000'000'000;
+    h.ecn_kmin_bytes = {{g100, static_cast<double>(p_.k_at_100g)}};
+    h.ecn_kmax_bytes = {{g100, static_cast<double>(p_.k_at_100g)}};
+    h.ecn_pmax = {{g100, 1.0}};
+    return h;
+  }
+
+ private:
+  DctcpParams p_;
+};
+
+}  // namespace lossless

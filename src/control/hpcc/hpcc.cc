@@ -1,0 +1,96 @@
+#include "control/hpcc/hpcc.h"
+
+#include <algorithm>
+
+#include "control/cc_scheme.h"
+#include "control/window.h"
+
+namespace lossless {
+
+HpccParams HpccParams::initial(YamlMap& m) {
+  HpccParams p;
+  if (m.has("preset") && m.choice("preset", "none", {"none", "hpcc_paper"}) == "hpcc_paper") {
+    // HPCC code run.py `hp` at 100 G: U_TARGET 0.95, MI_THRESH 0, RATE_AI 40 Mb/s, FAST_REACT 1,
+    // HAS_WIN/VAR_WIN 1, MIN_RATE 1 Gb/s.
+    p.preset = "hpcc_paper";
+    p.max_stage = 0;
+    p.rate_ai = 40'000'000;
+    p.min_rate = 1'000'000'000;
+  }
+  return p;
+}
+
+HpccSender::HpccSender(const HpccParams& p, SenderQp& qp, const CcEnv& env)
+    : p_(p),
+      qp_(qp),
+      t_ps_(static_cast<double>(env.max_base_rtt_ps)),
+      bdp_bits_per_line_(static_cast<double>(env.max_bdp_bytes) * 8.0),
+      ref_rate_(static_cast<double>(qp.line_rate_bps)) {
+  apply_window_mode(p.window, qp, env);
+}
+
+void HpccSender::on_ack(const Packet& ack) {
+  if (ack.type != PacketType::kAck) return;
+  if (!have_records_) {
+    // First ACK: only remember the INT records and the RTT boundary.
+    have_records_ = true;
+    last_update_seq_ = qp_.snd_nxt;
+    hops_ = ack.int_hops;
+    std::copy_n(ack.hops.begin(), ack.int_hops, last_.begin());
+    return;
+  }
+  bool commit = ack.seq > last_update_seq_;
+  if (!commit && !p_.fast_react) return;
+  update(ack, commit);
+  if (commit) last_update_seq_ = qp_.snd_nxt;
+}
+
+void HpccSender::update(const Packet& ack, bool commit) {
+  double max_u = 0;
+  double tau_ps = 0;
+  bool any = false;
+  const double line = static_cast<double>(qp_.line_rate_bps);
+  for (std::uint8_t i = 0; i < ack.int_hops && i < hops_; ++i) {
+    const IntHop& now = ack.hops[i];
+    const IntHop& prev = last_[i];
+    if (p_.sample_feedback && !commit && now.qlen_bytes == 0) continue;
+    any = true;
+    double dt = static_cast<double>(now.time_ps - prev.time_ps);
+    double rate = static_cast<double>(now.rate_bps);
+    double tx_rate = dt > 0 ? static_cast<double>(now.tx_bytes - prev.tx_bytes) * 8.0 * 1e12 / dt : 0;
+    // Queue term: min(qlen) / (B_i x T), with B_i x T = BDP x B_i / B_nic as in the HPCC code.
+    double q = static_cast<double>(std::min(now.qlen_bytes, prev.qlen_bytes)) * 8.0;
+    double u = tx_rate / rate + q * line / rate / bdp_bits_per_line_;
+    if (u > max_u) {
+      max_u = u;
+      tau_ps = dt;
+    }
+  }
+  hops_ = ack.int_hops;
+  std::copy_n(ack.hops.begin(), ack.int_hops, last_.begin());
+  if (!any) return;
+  tau_ps = std::min(tau_ps, t_ps_);
+  u_ = (u_ * (t_ps_ - tau_ps) + max_u * tau_ps) / t_ps_;
+  double ratio = u_ / p_.eta;
+  double rate;
+  std::uint64_t stage;
+  if (ratio >= 1 || inc_stage_ >= p_.max_stage) {
+    rate = ref_rate_ / ratio + static_cast<double>(p_.rate_ai);
+    stage = 0;
+  } else {
+    rate = ref_rate_ + static_cast<double>(p_.rate_ai);
+    stage = inc_stage_ + 1;
+  }
+  rate = std::clamp(rate, static_cast<double>(p_.min_rate), line);
+  qp_.set_rate(rate);
+  if (commit) {
+    ref_rate_ = rate;
+    inc_stage_ = stage;
+  }
+}
+
+LOSSLESS_REGISTER_CC(
+    HpccParams, HpccFactory, "hpcc",
+    "HPCC (Li et al., SIGCOMM'19): INT-based rate/window control; preset hpcc_paper = HPCC code run.py");
+
+}  // namespace lossless

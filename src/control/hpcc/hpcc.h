@@ -1,0 +1,89 @@
+// HPCC (Li et al., SIGCOMM'19): INT-driven window/rate control (baselines.md §3, baselines-verified.md §2).
+// Per ACK: per-hop utilisation u_i = min(qlen, qlen_prev)/(B_i T) + txRate_i/B_i from the INT delta against
+// the previous ACK's records; U = EWMA over tau/T of the max u_i; W = Wc/(U/eta) + W_AI when U >= eta or
+// incStage >= maxStage, else Wc + W_AI. The reference (Wc, incStage) is committed once per RTT (when the ACK
+// passes lastUpdateSeq); other ACKs react without committing (fast react). Works in rate units as the HPCC
+// code does (R = W/T, window = BDP x R/line).
+#pragma once
+#include <array>
+#include <string>
+
+#include "control/congestion_control.h"
+#include "control/window.h"
+#include "net/queue_pair.h"
+#include "scenario/yaml_map.h"
+
+namespace lossless {
+
+struct HpccParams {
+  std::string preset = "none";
+  double eta = 0.95;
+  std::uint64_t max_stage = 5;
+  RateBps rate_ai = 50'000'000;  // W_AI/T: 100 Gb/s x (1 - eta) / 100 expected flows
+  RateBps min_rate = 100'000'000;
+  bool fast_react = true;
+  bool sample_feedback = false;
+  std::string window = "bdp";
+
+  static HpccParams initial(YamlMap& m);
+
+  template <class V>
+  void visit(V& v) {
+    v.choice("preset", preset, {"none", "hpcc_paper"},
+             "hpcc_paper: the HPCC paper's run.py `hp` preset (max_stage 0, rate_ai 40Mbps, min_rate 1Gbps, "
+             "ACKs at data priority)");
+    v.real("eta", eta, "target utilisation (paper 0.95)", 0.01, 1.0);
+    v.count("max_stage", max_stage,
+            "additive-increase stages before a multiplicative update (paper 5; HPCC code 0)", 0, 1000);
+    v.rate("rate_ai", rate_ai, "W_AI as a rate (W_AI / T); paper W_init(1-eta)/N");
+    v.rate("min_rate", min_rate, "lowest rate");
+    v.flag("fast_react", fast_react,
+           "react on every ACK, commit the reference once per RTT (HPCC FAST_REACT)");
+    v.flag("sample_feedback", sample_feedback,
+           "fast-react ACKs skip hops with an empty queue (HPCC SAMPLE_FEEDBACK)");
+    v.choice("window", window, LOSSLESS_WINDOW_CHOICES, LOSSLESS_WINDOW_DOC);
+  }
+};
+
+class HpccSender final : public CongestionControl {
+ public:
+  HpccSender(const HpccParams& p, SenderQp& qp, const CcEnv& env);
+  void on_ack(const Packet& ack) override;
+
+  double utilization() const { return u_; }
+  double reference_rate_bps() const { return ref_rate_; }
+
+ private:
+  void update(const Packet& ack, bool commit);
+
+  const HpccParams& p_;
+  SenderQp& qp_;
+  double t_ps_;               // T: the network-wide max base RTT (HPCC GLOBAL_T)
+  double bdp_bits_per_line_;  // window expressed per unit of line rate, for the queue term
+  double u_ = 1.0;
+  double ref_rate_;
+  std::uint64_t inc_stage_ = 0;
+  Bytes last_update_seq_ = 0;
+  bool have_records_ = false;
+  std::uint8_t hops_ = 0;
+  std::array<IntHop, kMaxIntHops> last_{};
+};
+
+class HpccFactory final : public CcFactory {
+ public:
+  explicit HpccFactory(const HpccParams& p) : p_(p) {}
+  std::unique_ptr<CongestionControl> create(SenderQp& qp, const CcEnv& env) const override {
+    return std::make_unique<HpccSender>(p_, qp, env);
+  }
+  SubstrateHints hints() const override {
+    SubstrateHints h;
+    h.needs_int = true;
+    h.ack_high_priority = p_.preset != "hpcc_paper";  // run.py hp: ACK_HIGH_PRIO 0
+    return h;
+  }
+
+ private:
+  HpccParams p_;
+};
+
+}  // namespace lossless

@@ -1,0 +1,122 @@
+// Scenario tests of the baselines on small fabrics, and the HPCC-simulator compatibility command.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "test_util.h"
+
+namespace lossless::test {
+namespace {
+
+double num(const std::map<std::string, std::string>& row, const std::string& key) {
+  return std::stod(row.at(key));
+}
+
+TEST(Hpcc, TwoToOneBottleneckKeepsQueueNearZeroAtHighUtilisation) {
+  for (const char* preset : {"none", "hpcc_paper"}) {
+    auto out = run_yaml(R"(
+stop: 4ms
+topology: {type: star, hosts: 3, host_link: {rate: 100Gbps, delay: 1us}}
+cc: {algorithm: hpcc}
+workload: [{type: flows, flows: [{src: 1, dst: 0, size: 1GB, start: 0}, {src: 2, dst: 0, size: 1GB, start: 0}]}]
+monitor: {queues: {interval: 10us, where: ["s0:0"]}, flow_rates: {interval: 100us}}
+)",
+                        std::string("hpcc21_") + preset, {{"cc.params.preset", preset}});
+    double q = 0, nq = 0;
+    for (auto& row : out.csv("queues.csv"))
+      if (num(row, "time_ns") > 1e6) q += num(row, "bytes"), ++nq;
+    double payload = 0, nr = 0;
+    for (auto& row : out.csv("flow_rates.csv"))
+      if (num(row, "time_ns") > 1e6) payload += num(row, "rate_bps"), ++nr;
+    ASSERT_GT(nq, 0);
+    EXPECT_LT(q / nq, 5000) << preset << ": mean queue bytes";
+    // Wire utilisation of the receiver link: payload plus 48 B header and two 8 B INT records per 1000 B.
+    double wire = payload / (nr / 2) * 1064.0 / 1000.0;
+    EXPECT_GT(wire / 100e9, 0.90) << preset;
+    EXPECT_EQ(out.result.counters.pause_frames, 0u);
+  }
+}
+
+TEST(Hpcc, IntRecordsCountOnTheWire) {
+  // One packet-sized flow across two switches: the data packet carries 2 INT records (16 B), the ACK echoes
+  // them.
+  auto out = run_yaml(R"(
+topology: {type: dumbbell, left: 1, right: 1, host_link: {rate: 100Gbps, delay: 1us}, core_link: {rate: 100Gbps, delay: 1us}}
+cc: {algorithm: hpcc}
+workload: [{type: flows, flows: [{src: 0, dst: 1, size: 1000B, start: 0}]}]
+)",
+                      "int_wire");
+  auto rows = out.csv("fct.csv");
+  ASSERT_EQ(rows.size(), 1u);
+  // data: 1048 B on h0->s0, 1056 B on s0->s1, 1064 B on s1->h1; ack: 64 + 16 = 80 B on each of 3 links.
+  double expect_ns = 6000 + (1048 + 1056 + 1064) * 8 / 100.0 + 3 * 80 * 8 / 100.0;
+  EXPECT_NEAR(num(rows[0], "fct_ns"), expect_ns, 1);
+}
+
+TEST(Baselines, EveryAlgorithmCompletesAnIncastWithoutLoss) {
+  for (const char* cc : {"dcqcn", "hpcc", "timely", "dctcp"}) {
+    auto out =
+        run_yaml(R"(
+topology: {type: star, hosts: 9, host_link: {rate: 100Gbps, delay: 1us}}
+switch: {buffer: 4MB}
+workload: [{type: incast, receiver: 0, senders: 1-8, size: 500KB, start: 0}]
+)",
+                 std::string("incast_") + cc, {{"cc.algorithm", cc}, {"cc.params.preset", "hpcc_paper"}});
+    EXPECT_EQ(out.result.flows_completed, 8u) << cc;
+    EXPECT_EQ(out.result.counters.drops, 0u) << cc;
+  }
+}
+
+std::string write_hpcc_case(const std::string& tag, const std::string& extra) {
+  std::string dir = temp_dir(tag);
+  std::ofstream(dir + "/topo.txt")
+      << "4 1 3\n3\n0 3 100Gbps 1000ns 0\n1 3 100Gbps 1000ns 0\n2 3 100Gbps 1000ns 0\n";
+  std::ofstream(dir + "/flow.txt") << "2\n0 2 3 100 300000 2.0\n1 2 3 100 300000 2.0\n";
+  std::ofstream(dir + "/config.txt")
+      << "ENABLE_QCN 1\nUSE_DYNAMIC_PFC_THRESHOLD 1\nPACKET_PAYLOAD_SIZE 1000\n"
+         "TOPOLOGY_FILE topo.txt\nFLOW_FILE flow.txt\nFCT_OUTPUT_FILE out.fct\n"
+         "PFC_OUTPUT_FILE out.pfc\nSIMULATOR_STOP_TIME 3.0\nCC_MODE 3\nHAS_WIN 1\n"
+         "VAR_WIN 1\nRATE_AI 40Mb/s\nMIN_RATE 1000Mb/s\nL2_ACK_INTERVAL 1\n"
+         "KMAX_MAP 1 100000000000 1600\nKMIN_MAP 1 100000000000 400\n"
+         "PMAX_MAP 1 100000000000 0.2\nBUFFER_SIZE 32\n"
+      << extra;
+  return dir;
+}
+
+TEST(HpccCommand, RunsAConfigAndWritesItsFiles) {
+  std::string dir = write_hpcc_case("hpcc_cmd", "");
+  std::string err;
+  ASSERT_EQ(run_cli("hpcc " + dir + "/config.txt -o " + dir + "/ours --quiet", &err), 0) << err;
+  std::ifstream fct(dir + "/out.fct");
+  std::string line;
+  int n = 0;
+  while (std::getline(fct, line)) ++n;
+  EXPECT_EQ(n, 2);
+  EXPECT_TRUE(std::ifstream(dir + "/out.pfc").good());
+  EXPECT_TRUE(std::ifstream(dir + "/ours/summary.json").good());
+  std::ifstream resolved(dir + "/ours/scenario.yaml");
+  std::stringstream ss;
+  ss << resolved.rdbuf();
+  EXPECT_NE(ss.str().find("algorithm: hpcc"), std::string::npos);
+  EXPECT_NE(ss.str().find("window: bdp"), std::string::npos);
+}
+
+TEST(HpccCommand, RejectsUnknownAndUnsupportedKeysByName) {
+  struct Case {
+    const char* extra;
+    const char* expect;
+  };
+  for (const Case& c :
+       {Case{"FOO_BAR 1\n", "FOO_BAR: unknown key"}, Case{"L2_BACK_TO_ZERO 1\n", "L2_BACK_TO_ZERO"},
+        Case{"MULTI_RATE 1\n", "MULTI_RATE"}, Case{"ERROR_RATE_PER_LINK 0.01\n", "ERROR_RATE_PER_LINK"},
+        Case{"LINK_DOWN 1 0 3\n", "LINK_DOWN"}}) {
+    std::string dir = write_hpcc_case("hpcc_bad", c.extra);
+    std::string err;
+    EXPECT_EQ(run_cli("hpcc " + dir + "/config.txt -o " + dir + "/ours --quiet", &err), 2) << c.extra;
+    EXPECT_NE(err.find(c.expect), std::string::npos) << err;
+  }
+}
+
+}  // namespace
+}  // namespace lossless::test
