@@ -44,6 +44,9 @@ std::string summary_json(const RunResult& r) {
   os << "  \"seed\": " << r.seed << ",\n";
   os << "  \"sim_time_ns\": " << r.sim_time_ps / kPsPerNs << ",\n";
   os << "  \"wall_seconds\": " << format_double(r.wall_seconds) << ",\n";
+  // Measurements of this process (vary from run to run, like wall_seconds).
+  os << "  \"memory\": {\"peak_rss_kb\": " << r.peak_rss_kb << ", \"packet_pool\": " << r.packets_allocated
+     << ", \"packet_bytes\": " << r.packet_struct_bytes << "},\n";
   os << "  \"events\": " << r.events << ",\n";
   os << "  \"flows\": {\"total\": " << r.flows_total << ", \"completed\": " << r.flows_completed << "},\n";
   os << "  \"fct_ns\": " << dist_json(r.fct_ns, true) << ",\n";
@@ -62,6 +65,7 @@ std::string summary_json(const RunResult& r) {
      << ", \"paused_time_ns\": " << c.paused_time_ps / kPsPerNs << "},\n";
   os << "  \"drops\": " << c.drops << ",\n";
   os << "  \"queue\": {\"max_bytes\": " << c.max_queue_bytes << "},\n";
+  os << "  \"first_start_ns\": " << r.first_start_ps / kPsPerNs << ",\n";
   os << "  \"packets\": {\"data\": " << c.data_packets << ", \"control\": " << c.control_packets
      << ", \"hops\": " << c.packet_hops << ", \"retransmitted_bytes\": " << c.retransmitted_bytes
      << ", \"nacks\": " << c.nacks << ", \"cnps\": " << c.cnps << ", \"ecn_marks\": " << c.ecn_marks

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Benchmark harness: runs the fixed benchmark scenarios with the Release build and prints, per scenario, wall
+# seconds, events, events/s, packet-hops, ns per packet-hop, simulated/wall time and peak RSS.
+#   bench/run.sh [SCENARIO_NAME_SUBSTRING]      (builds build/ first)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh >/dev/null
+scripts/build.sh build >/dev/null
+filter=${1:-}
+out=out/bench
+mkdir -p "$out"
+printf '%-22s %8s %12s %10s %12s %9s %10s %9s %7s\n' scenario wall_s events Mevents/s packet_hops ns/hop sim/wall peak_MB flows
+for f in bench/scenarios/*.yaml; do
+  name=$(basename "$f" .yaml)
+  [[ -n "$filter" && "$name" != *"$filter"* ]] && continue
+  ./build/lossless run "$f" -o "$out/$name" --quiet
+  python3 - "$out/$name/summary.json" "$name" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+w, ev, hops = s["wall_seconds"], s["events"], s["packets"]["hops"]
+sim_s = s["sim_time_ns"] * 1e-9
+# HPCC flow files start at t = 2 s: count simulated time from the first flow start.
+active = s["sim_time_ns"] - s.get("first_start_ns", 0)
+print(f"{sys.argv[2]:<22} {w:8.2f} {ev:12d} {ev / w / 1e6:10.2f} {hops:12d} {w * 1e9 / hops:9.1f} "
+      f"{active * 1e-9 / w:10.2e} {s['memory']['peak_rss_kb'] / 1024:9.1f} {s['flows']['completed']:>3}/{s['flows']['total']}")
+PY
+done
