@@ -24,10 +24,17 @@ struct Event {
 
 class EventQueue {
  public:
-  void push(TimePs time, EventFn fn, void* target, std::uint64_t arg,
-            EventPhase phase = EventPhase::kNormal) {
-    Event e{time, (static_cast<std::uint64_t>(phase) << 56) | (seq_++ & kSeqMask), fn, target, arg};
-    heap_.push_back(e);
+  void push(TimePs time, EventFn fn, void* target, std::uint64_t arg, EventPhase phase = EventPhase::kNormal) {
+    push_ordered(time, reserve(phase), fn, target, arg);
+  }
+  // An order key taken now for an event that may be pushed later: the event then runs exactly where it would
+  // have run had it been pushed now. Lets a component keep one pending event (the head of a link, a port's
+  // next transmission) instead of one per packet, without changing the simulation.
+  std::uint64_t reserve(EventPhase phase = EventPhase::kNormal) {
+    return (static_cast<std::uint64_t>(phase) << 56) | (seq_++ & kSeqMask);
+  }
+  void push_ordered(TimePs time, std::uint64_t order, EventFn fn, void* target, std::uint64_t arg) {
+    heap_.push_back(Event{time, order, fn, target, arg});
     sift_up(heap_.size() - 1);
   }
   bool empty() const { return heap_.empty(); }

@@ -21,6 +21,13 @@ class Simulator {
     queue_.push(now_ + delay, fn, target, arg, phase);
   }
 
+  // The order key of the event being run (ties at the same instant are resolved by it).
+  std::uint64_t current_order() const { return current_order_; }
+  std::uint64_t reserve_order(EventPhase phase = EventPhase::kNormal) { return queue_.reserve(phase); }
+  void at_reserved(TimePs time, std::uint64_t order, EventFn fn, void* target, std::uint64_t arg = 0) {
+    queue_.push_ordered(time, order, fn, target, arg);
+  }
+
   // Runs events with time <= until, or until stop() is called or the queue drains. `on_batch` is called every
   // `batch` events (progress reporting, early-exit checks) with no effect on the simulation.
   template <class OnBatch>
@@ -31,6 +38,7 @@ class Simulator {
       if (queue_.top().time > until) break;
       Event e = queue_.pop();
       now_ = e.time;
+      current_order_ = e.order;
       e.fn(e.target, e.arg);
       if (++events_ == next_check) {
         on_batch();
@@ -47,6 +55,7 @@ class Simulator {
  private:
   EventQueue queue_;
   TimePs now_ = 0;
+  std::uint64_t current_order_ = 0;
   std::uint64_t events_ = 0;
   bool stopped_ = false;
 };

@@ -65,6 +65,7 @@ Network::Network(Simulator& sim, Topology topo, const SwitchConfig& sw, const Ni
       } else {
         p.owner = switches_[n - topo_.hosts].get();
         p.kick = &Switch::kick;
+        p.lazy_tx_done = true;
         p.on_arrive = &Switch::arrive_event;
       }
     }

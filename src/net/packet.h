@@ -40,6 +40,8 @@ struct Packet {
   std::uint32_t wire_bytes = 0;
   std::uint64_t seq = 0;       // data: byte offset; ack/nack: next expected byte
   TimePs sent_ps = 0;          // data: when the sender put it on the wire; ack: echo
+  TimePs arrive_ps = 0;        // on a link: when it reaches the peer
+  std::uint64_t arrive_order = 0;
   std::uint64_t feedback = 0;  // scheme-defined payload of feedback packets (e.g. a fair rate)
   std::uint32_t feedback_origin = 0;
   std::array<IntHop, kMaxIntHops> hops;

@@ -20,17 +20,38 @@ Packet* Port::dequeue() {
 }
 
 void Port::transmit(Packet* p) {
-  busy = true;
-  TimePs ser = clock.tx_time(p->wire_bytes);
+  const TimePs now = sim->now();
+  const TimePs ser = clock.tx_time(p->wire_bytes);
   tx_bytes += p->wire_bytes;
   ++counters->packet_hops;
-  sim->after(ser + delay_ps, peer->on_arrive, peer, reinterpret_cast<std::uint64_t>(p));
-  sim->after(ser, &Port::tx_done_event, this);
+  // The arrival's order key is taken now, so delivering it from the link FIFO later changes nothing.
+  p->arrive_ps = now + ser + delay_ps;
+  p->arrive_order = sim->reserve_order();
+  bool idle_link = in_flight_.empty();
+  in_flight_.push(p);
+  if (idle_link) sim->at_reserved(p->arrive_ps, p->arrive_order, &Port::deliver_event, this);
+  busy_ = true;
+  busy_until_ = now + ser;
+  tx_done_order_ = sim->reserve_order();
+  // A lazy port needs the event only if packets are already waiting; later arrivals ask for it themselves.
+  tx_done_pending_ = !lazy_tx_done || queued_bytes > 0;
+  if (tx_done_pending_) sim->at_reserved(busy_until_, tx_done_order_, &Port::tx_done_event, this);
+}
+
+void Port::deliver_event(void* target, std::uint64_t) {
+  auto* port = static_cast<Port*>(target);
+  Packet* p = port->in_flight_.pop();
+  if (!port->in_flight_.empty()) {
+    const Packet* next = port->in_flight_.front();
+    port->sim->at_reserved(next->arrive_ps, next->arrive_order, &Port::deliver_event, port);
+  }
+  port->peer->on_arrive(port->peer, reinterpret_cast<std::uint64_t>(p));
 }
 
 void Port::tx_done_event(void* target, std::uint64_t) {
   auto* port = static_cast<Port*>(target);
-  port->busy = false;
+  port->busy_ = false;
+  port->tx_done_pending_ = false;
   port->kick(port->owner, port->index);
 }
 
@@ -65,7 +86,7 @@ void Port::unpause(std::uint8_t prio) {
   paused_mask = static_cast<std::uint8_t>(paused_mask & ~(1u << prio));
   ++pause_gen_[prio];
   counters->paused_time_ps += sim->now() - paused_since_[prio];
-  if (!busy) kick(owner, index);
+  kick_or_wait();
 }
 
 void Port::close_pause_accounting() {

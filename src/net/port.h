@@ -26,14 +26,33 @@ class Port {
   SerializationClock clock;
   TimePs delay_ps = 0;
 
+  // Switch ports schedule their end-of-transmission event only when something waits to be sent (most
+  // transmissions at moderate load leave an empty queue behind); NIC ports always schedule it.
+  bool lazy_tx_done = false;
+
   // State.
-  bool busy = false;
   std::array<PacketFifo, kPriorities> queues;
   Bytes queued_bytes = 0;
   Bytes tx_bytes = 0;  // cumulative bytes serialized (INT txBytes)
   std::uint8_t paused_mask = 0;
 
   RateBps rate_bps() const { return clock.rate_bps(); }
+  // Serializing a packet now. For a lazy port the transmission ends at busy_until_, at the order its
+  // end-of-transmission event would have had, so same-time events see exactly what they saw with that event.
+  bool busy() const {
+    if (!lazy_tx_done) return busy_;
+    TimePs now = sim->now();
+    return busy_until_ > now || (busy_until_ == now && sim->current_order() < tx_done_order_);
+  }
+  // Something may be sendable: send now if idle, else make sure the port looks again when it is free.
+  void kick_or_wait() {
+    if (!busy()) {
+      kick(owner, index);
+    } else if (lazy_tx_done && !tx_done_pending_) {
+      tx_done_pending_ = true;
+      sim->at_reserved(busy_until_, tx_done_order_, &Port::tx_done_event, this);
+    }
+  }
   bool paused(std::uint8_t prio) const { return (paused_mask >> prio) & 1u; }
 
   void enqueue(Packet* p) {
@@ -50,9 +69,15 @@ class Port {
 
  private:
   static void tx_done_event(void* target, std::uint64_t arg);
+  static void deliver_event(void* target, std::uint64_t arg);
   static void pause_expire_event(void* target, std::uint64_t arg);
   void unpause(std::uint8_t prio);
 
+  bool busy_ = false;
+  bool tx_done_pending_ = false;
+  TimePs busy_until_ = 0;
+  std::uint64_t tx_done_order_ = 0;
+  PacketFifo in_flight_;  // on the wire toward the peer, in arrival order; only the head has an event
   std::uint8_t rr_next_ = 1;
   std::array<std::uint32_t, kPriorities> pause_gen_{};
   std::array<TimePs, kPriorities> paused_since_{};

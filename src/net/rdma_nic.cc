@@ -55,7 +55,7 @@ void RdmaNic::on_qp_rate_change(const SenderQp& qp) {
 void RdmaNic::on_wake() { try_send(); }
 
 void RdmaNic::try_send() {
-  if (port.busy) return;
+  if (port.busy()) return;
   Simulator& sim = net_.sim();
   // ACK/NACK/CNP first, whatever priority they travel at (ACKs at data priority obey its pauses).
   if (port.queued_bytes > 0) {
@@ -110,7 +110,7 @@ void RdmaNic::try_send() {
 
 void RdmaNic::send_control(Packet* p) {
   port.enqueue(p);
-  if (!port.busy) try_send();
+  if (!port.busy()) try_send();
 }
 
 Packet* RdmaNic::make_reply(const Packet& data, PacketType type) {

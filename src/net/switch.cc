@@ -72,7 +72,7 @@ void Switch::receive(Port& in, Packet* p) {
   egress.enqueue(p);
   if (egress.queued_bytes > net_.counters().max_queue_bytes)
     net_.counters().max_queue_bytes = egress.queued_bytes;
-  if (!egress.busy) try_send(egress);
+  egress.kick_or_wait();
 }
 
 bool Switch::should_mark(std::uint16_t port, Bytes queue_bytes) {
@@ -85,7 +85,7 @@ bool Switch::should_mark(std::uint16_t port, Bytes queue_bytes) {
 }
 
 void Switch::try_send(Port& out) {
-  if (out.busy) return;
+  if (out.busy()) return;
   Packet* p = out.dequeue();
   if (!p) return;
   const std::uint8_t prio = p->priority;
@@ -127,7 +127,7 @@ void Switch::send_pfc(std::uint16_t port, std::uint8_t prio, std::uint16_t quant
     std::uint64_t arg = (std::uint64_t{refresh_gen_[slot]} << 24) | (std::uint64_t{port} << 3) | prio;
     net_.sim().after(duration / 2, &Switch::pfc_refresh_event, this, arg);
   }
-  if (!p.busy) try_send(p);
+  p.kick_or_wait();
 }
 
 void Switch::pfc_refresh_event(void* target, std::uint64_t arg) {
