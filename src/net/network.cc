@@ -76,7 +76,8 @@ Network::Network(Simulator& sim, Topology topo, const SwitchConfig& sw, const Ni
 
 Network::~Network() = default;
 
-PathInfo Network::path(std::uint32_t src, std::uint32_t dst, std::uint32_t hash) const {
+PathInfo Network::path(std::uint32_t src, std::uint32_t dst, std::uint32_t hash,
+                       std::vector<std::uint16_t>* switch_ports) const {
   PathInfo info;
   info.bottleneck_bps = ~RateBps{0};
   std::uint32_t node = src;
@@ -95,6 +96,7 @@ PathInfo Network::path(std::uint32_t src, std::uint32_t dst, std::uint32_t hash)
     const std::uint16_t* cand = routes_.candidates(s, dst, n);
     LOSSLESS_CHECK(n > 0, "no route");
     port = n == 1 ? cand[0] : cand[ecmp_pick(hash, switch_ecmp_seed(seed_, s), n)];
+    if (switch_ports) switch_ports->push_back(static_cast<std::uint16_t>(port));
   }
   throw InternalError("routing loop");
 }
@@ -131,6 +133,9 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
   fwd_hash_.resize(n);
   rev_hash_.resize(n);
   finish_ps_.assign(n, kTimeNever);
+  fwd_route_.assign(n, 0);
+  rev_route_.assign(n, 0);
+  route_ports_.clear();
   flows_completed_ = 0;
   CcEnv env{sim_, nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_};
   int_enabled_ = cc.hints().needs_int;
@@ -144,7 +149,12 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
     q.nic = nics_[f.src].get();
     q.line_rate_bps = nics_[f.src]->port.rate_bps();
     q.rate_bps = static_cast<double>(q.line_rate_bps);
-    PathInfo p = path(f.src, f.dst, fwd_hash_[i]);
+    // ECMP is per flow and deterministic, so each flow's path is computed once here and carried by its
+    // packets; switches then forward without a table lookup (the same ports Switch::route would pick).
+    fwd_route_[i] = static_cast<std::uint32_t>(route_ports_.size());
+    PathInfo p = path(f.src, f.dst, fwd_hash_[i], &route_ports_);
+    rev_route_[i] = static_cast<std::uint32_t>(route_ports_.size());
+    path(f.dst, f.src, rev_hash_[i], &route_ports_);
     q.base_rtt_ps = p.base_rtt_ps();
     q.bottleneck_bps = p.bottleneck_bps;
     ccs_.push_back(cc.create(q, env));

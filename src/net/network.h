@@ -65,7 +65,17 @@ class Network {
   Switch& switch_at(std::uint32_t s) { return *switches_[s]; }
   std::size_t switch_count() const { return switches_.size(); }
   // The path a flow's packets take (following ECMP) and its ideal-FCT ingredients.
-  PathInfo path(std::uint32_t src, std::uint32_t dst, std::uint32_t hash) const;
+  // `switch_ports`, when given, receives the egress port taken at each switch.
+  PathInfo path(std::uint32_t src, std::uint32_t dst, std::uint32_t hash,
+                std::vector<std::uint16_t>* switch_ports = nullptr) const;
+  // A flow's ECMP path as egress ports per switch hop (data direction / reply direction); null when packets
+  // are routed per packet (spraying).
+  const std::uint16_t* forward_route(std::uint32_t id) const {
+    return sw_cfg_.routing == Routing::kEcmp ? &route_ports_[fwd_route_[id]] : nullptr;
+  }
+  const std::uint16_t* reverse_route(std::uint32_t id) const {
+    return sw_cfg_.routing == Routing::kEcmp ? &route_ports_[rev_route_[id]] : nullptr;
+  }
   TimePs ideal_fct_ps(const Flow& f) const;
   TimePs max_base_rtt_ps() const { return max_base_rtt_ps_; }
   Bytes max_bdp_bytes() const { return max_bdp_bytes_; }
@@ -100,6 +110,8 @@ class Network {
   std::vector<ReceiverContext> rx_;
   std::vector<std::unique_ptr<CongestionControl>> ccs_;
   std::vector<std::uint32_t> fwd_hash_, rev_hash_;
+  std::vector<std::uint32_t> fwd_route_, rev_route_;  // offsets into route_ports_
+  std::vector<std::uint16_t> route_ports_;
   std::vector<TimePs> finish_ps_;
   std::uint64_t flows_completed_ = 0;
 };

@@ -1,6 +1,8 @@
 // Packets: plain structs from a pool, moved by pointer, owned by exactly one queue or link at a time.
 #pragma once
 #include <array>
+#include <cstddef>
+#include <cstring>
 #include <cstdint>
 #include <vector>
 
@@ -22,8 +24,17 @@ struct IntHop {
   RateBps rate_bps;
 };
 
-struct Packet {
-  Packet* next = nullptr;  // intrusive FIFO link
+// Field order matters for speed: everything a switch touches per hop sits in the first 64-byte line.
+struct alignas(64) Packet {
+  // --- line 1: per-hop fields
+  Packet* next = nullptr;  // intrusive FIFO link (queue or link)
+  TimePs arrive_ps = 0;    // on a link: when it reaches the peer
+  std::uint64_t arrive_order = 0;
+  const std::uint16_t* route = nullptr;  // egress port per switch hop (per-flow ECMP path); null = route by table
+  std::uint32_t dst = 0;                 // host index of the receiver
+  std::uint32_t ecmp_hash = 0;
+  std::uint32_t wire_bytes = 0;
+  std::uint32_t flow_id = 0;
   PacketType type = PacketType::kData;
   std::uint8_t priority = 0;
   bool ecn_capable = true;
@@ -32,19 +43,22 @@ struct Packet {
   std::uint8_t int_hops = 0;
   std::uint8_t pfc_priority = 0;
   std::uint16_t pfc_quanta = 0;  // 0 = resume
-  std::uint32_t flow_id = 0;
-  std::uint32_t src = 0;  // host index of the sender of this packet
-  std::uint32_t dst = 0;  // host index of the receiver
-  std::uint32_t ecmp_hash = 0;
+  std::uint8_t route_hop = 0;
   std::uint32_t payload_bytes = 0;
-  std::uint32_t wire_bytes = 0;
+  // --- line 2: end-host fields
+  std::uint32_t src = 0;  // host index of the sender of this packet
+  std::uint32_t feedback_origin = 0;
   std::uint64_t seq = 0;       // data: byte offset; ack/nack: next expected byte
   TimePs sent_ps = 0;          // data: when the sender put it on the wire; ack: echo
-  TimePs arrive_ps = 0;        // on a link: when it reaches the peer
-  std::uint64_t arrive_order = 0;
   std::uint64_t feedback = 0;  // scheme-defined payload of feedback packets (e.g. a fair rate)
-  std::uint32_t feedback_origin = 0;
+  // --- INT records, valid up to int_hops (not cleared between uses)
   std::array<IntHop, kMaxIntHops> hops;
+
+  // Resets every field but the INT records to its default.
+  void reset() {
+    std::memset(static_cast<void*>(this), 0, offsetof(Packet, hops));
+    ecn_capable = true;
+  }
 };
 
 // Free-list pool. Packets are never returned to the heap during a run, so steady state allocates nothing.
@@ -58,7 +72,7 @@ class PacketPool {
     if (!free_) grow();
     Packet* p = free_;
     free_ = p->next;
-    *p = Packet{};
+    p->reset();
     ++in_use_;
     return p;
   }

@@ -89,6 +89,7 @@ void RdmaNic::try_send() {
     p->src = f.src;
     p->dst = f.dst;
     p->ecmp_hash = net_.forward_hash(f.id);
+    p->route = net_.forward_route(f.id);
     p->seq = qp.snd_nxt;
     p->payload_bytes = static_cast<std::uint32_t>(std::min<Bytes>(cfg.mtu_bytes, qp.size() - qp.snd_nxt));
     p->wire_bytes = static_cast<std::uint32_t>(p->payload_bytes + cfg.data_header_bytes);
@@ -122,6 +123,7 @@ Packet* RdmaNic::make_reply(const Packet& data, PacketType type) {
   p->src = data.dst;
   p->dst = data.src;
   p->ecmp_hash = net_.reverse_hash(data.flow_id);
+  p->route = net_.reverse_route(data.flow_id);
   p->ecn_capable = false;
   p->wire_bytes = static_cast<std::uint32_t>(type == PacketType::kCnp ? cfg.cnp_bytes : cfg.ack_bytes);
   p->sent_ps = data.sent_ps;

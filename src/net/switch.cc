@@ -42,7 +42,8 @@ void Switch::kick(void* owner, std::uint16_t port) {
   sw->try_send(sw->ports[port]);
 }
 
-std::uint16_t Switch::route(const Packet& p) {
+std::uint16_t Switch::route(Packet& p) {
+  if (p.route) return p.route[p.route_hop++];
   std::uint32_t n = 0;
   const std::uint16_t* cand = net_.routes().candidates(index_, p.dst, n);
   if (n == 1) return cand[0];

@@ -38,7 +38,7 @@ class Switch {
   };
   void receive(Port& in, Packet* p);
   void try_send(Port& out);
-  std::uint16_t route(const Packet& p);
+  std::uint16_t route(Packet& p);
   bool should_mark(std::uint16_t port, Bytes queue_bytes);
   void send_pfc(std::uint16_t port, std::uint8_t prio, std::uint16_t quanta);
   static void pfc_refresh_event(void* target, std::uint64_t arg);
