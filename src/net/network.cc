@@ -134,6 +134,7 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
   rev_hash_.resize(n);
   finish_ps_.assign(n, kTimeNever);
   fwd_route_.assign(n, 0);
+  start_order_.assign(n, 0);
   rev_route_.assign(n, 0);
   route_ports_.clear();
   flows_completed_ = 0;
@@ -159,12 +160,28 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
     q.bottleneck_bps = p.bottleneck_bps;
     ccs_.push_back(cc.create(q, env));
     q.cc = ccs_.back().get();
-    sim_.at(f.start_ps, &Network::flow_start_event, this, i);
+    start_order_[i] = sim_.reserve_order();
   }
+  // Flow starts are chained: only the next one waits in the event queue (a run may hold millions), at the
+  // order key it would have had if all were queued now.
+  start_sequence_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) start_sequence_[i] = static_cast<std::uint32_t>(i);
+  std::sort(start_sequence_.begin(), start_sequence_.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return flows_[a].start_ps < flows_[b].start_ps || (flows_[a].start_ps == flows_[b].start_ps && a < b);
+  });
+  next_start_ = 0;
+  schedule_next_start();
+}
+
+void Network::schedule_next_start() {
+  if (next_start_ == start_sequence_.size()) return;
+  std::uint32_t id = start_sequence_[next_start_++];
+  sim_.at_reserved(flows_[id].start_ps, start_order_[id], &Network::flow_start_event, this, id);
 }
 
 void Network::flow_start_event(void* target, std::uint64_t flow_id) {
   auto* net = static_cast<Network*>(target);
+  net->schedule_next_start();
   SenderQp& q = net->qps_[flow_id];
   q.nic->start_flow(q);
 }

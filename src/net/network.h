@@ -87,6 +87,7 @@ class Network {
 
  private:
   static void flow_start_event(void* target, std::uint64_t flow_id);
+  void schedule_next_start();
   void compute_global_rtt();
 
   Simulator& sim_;
@@ -112,6 +113,9 @@ class Network {
   std::vector<std::uint32_t> fwd_hash_, rev_hash_;
   std::vector<std::uint32_t> fwd_route_, rev_route_;  // offsets into route_ports_
   std::vector<std::uint16_t> route_ports_;
+  std::vector<std::uint64_t> start_order_;      // reserved event order of each flow's start
+  std::vector<std::uint32_t> start_sequence_;   // flow ids by start time
+  std::size_t next_start_ = 0;
   std::vector<TimePs> finish_ps_;
   std::uint64_t flows_completed_ = 0;
 };
