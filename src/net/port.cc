@@ -29,7 +29,8 @@ void Port::transmit(Packet* p) {
   p->arrive_order = sim->reserve_order();
   bool idle_link = in_flight_.empty();
   in_flight_.push(p);
-  if (idle_link) sim->at_reserved(p->arrive_ps, p->arrive_order, &Port::deliver_event, this);
+  if (idle_link)
+    sim->at_reserved(p->arrive_ps, p->arrive_order, &Port::deliver_event, this, reinterpret_cast<std::uint64_t>(p));
   busy_ = true;
   busy_until_ = now + ser;
   tx_done_order_ = sim->reserve_order();
@@ -43,7 +44,8 @@ void Port::deliver_event(void* target, std::uint64_t) {
   Packet* p = port->in_flight_.pop();
   if (!port->in_flight_.empty()) {
     const Packet* next = port->in_flight_.front();
-    port->sim->at_reserved(next->arrive_ps, next->arrive_order, &Port::deliver_event, port);
+    port->sim->at_reserved(next->arrive_ps, next->arrive_order, &Port::deliver_event, port,
+                           reinterpret_cast<std::uint64_t>(next));
   }
   port->peer->on_arrive(port->peer, reinterpret_cast<std::uint64_t>(p));
 }
