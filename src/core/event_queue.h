@@ -1,7 +1,9 @@
 // The event queue: a 4-ary min-heap of small POD entries ordered by (time, phase, insertion sequence).
 // Simultaneous events run in a deterministic order: lower phase first, then FIFO. No fudge deltas (STYLE P3).
 #pragma once
+#include <algorithm>
 #include <cstdint>
+#include <new>
 #include <vector>
 
 #include "core/time.h"
@@ -24,6 +26,11 @@ struct Event {
 
 class EventQueue {
  public:
+  EventQueue() = default;
+  EventQueue(const EventQueue&) = delete;
+  EventQueue& operator=(const EventQueue&) = delete;
+  ~EventQueue() { ::operator delete[](keys_raw_, std::align_val_t{64}); }
+
   void push(TimePs time, EventFn fn, void* target, std::uint64_t arg, EventPhase phase = EventPhase::kNormal) {
     push_ordered(time, reserve(phase), fn, target, arg);
   }
@@ -34,54 +41,90 @@ class EventQueue {
     return (static_cast<std::uint64_t>(phase) << 56) | (seq_++ & kSeqMask);
   }
   void push_ordered(TimePs time, std::uint64_t order, EventFn fn, void* target, std::uint64_t arg) {
-    heap_.push_back(Event{time, order, fn, target, arg});
-    sift_up(heap_.size() - 1);
+    if (n_ == cap_) grow();
+    sift_up(n_++, Key{time, order}, Payload{fn, target, arg});
   }
-  bool empty() const { return heap_.empty(); }
-  std::size_t size() const { return heap_.size(); }
-  const Event& top() const { return heap_.front(); }
+  bool empty() const { return n_ == 0; }
+  std::size_t size() const { return n_; }
+  Event top() const { return Event{keys_[0].time, keys_[0].order, pay_[0].fn, pay_[0].target, pay_[0].arg}; }
+  TimePs top_time() const { return keys_[0].time; }
+  void* top_target() const { return pay_[0].target; }
+  std::uint64_t top_arg() const { return pay_[0].arg; }
   Event pop() {
-    Event e = heap_.front();
-    Event last = heap_.back();
-    heap_.pop_back();
-    if (!heap_.empty()) sift_down(last);
+    Event e = top();
+    --n_;
+    if (n_ > 0) sift_down(keys_[n_], pay_[n_]);
     return e;
   }
 
  private:
+  // Keys and payloads live in parallel arrays: sifting compares only keys, and the four 16-byte keys of a
+  // node's children share one 64-byte cache line (the key array is offset so that each group is aligned).
+  struct Key {
+    TimePs time;
+    std::uint64_t order;
+  };
+  struct Payload {
+    EventFn fn;
+    void* target;
+    std::uint64_t arg;
+  };
   static constexpr std::uint64_t kSeqMask = (1ull << 56) - 1;
-  static bool before(const Event& a, const Event& b) {
-    return a.time < b.time || (a.time == b.time && a.order < b.order);
+  static bool before(const Key& a, const Key& b) {
+    return (a.time < b.time) | ((a.time == b.time) & (a.order < b.order));
   }
-  void sift_up(std::size_t i) {
-    Event e = heap_[i];
+  void grow() {
+    std::size_t cap = cap_ ? 2 * cap_ : 1024;
+    auto* raw = static_cast<Key*>(::operator new[]((cap + 3) * sizeof(Key), std::align_val_t{64}));
+    if (n_) std::copy(keys_, keys_ + n_, raw + 3);
+    ::operator delete[](keys_raw_, std::align_val_t{64});
+    keys_raw_ = raw;
+    keys_ = raw + 3;  // children 4i+1..4i+4 of node i sit at raw[4(i+1)..4(i+1)+3]: one aligned line
+    pay_.resize(cap);
+    cap_ = cap;
+  }
+  void sift_up(std::size_t i, Key k, Payload p) {
     while (i > 0) {
       std::size_t parent = (i - 1) / 4;
-      if (!before(e, heap_[parent])) break;
-      heap_[i] = heap_[parent];
+      if (!before(k, keys_[parent])) break;
+      keys_[i] = keys_[parent];
+      pay_[i] = pay_[parent];
       i = parent;
     }
-    heap_[i] = e;
+    keys_[i] = k;
+    pay_[i] = p;
   }
-  // Places `e` (the former last element) starting from the root.
-  void sift_down(const Event& e) {
-    std::size_t n = heap_.size();
+  // Places the former last element, starting from the root.
+  void sift_down(Key k, Payload p) {
+    const std::size_t n = n_;
     std::size_t i = 0;
     while (true) {
-      std::size_t first = 4 * i + 1;
-      if (first >= n) break;
-      std::size_t best = first;
-      std::size_t end = first + 4 < n ? first + 4 : n;
-      for (std::size_t c = first + 1; c < end; ++c)
-        if (before(heap_[c], heap_[best])) best = c;
-      if (!before(heap_[best], e)) break;
-      heap_[i] = heap_[best];
+      std::size_t c = 4 * i + 1;
+      if (c >= n) break;
+      std::size_t best;
+      if (c + 3 < n) {
+        std::size_t a = c + before(keys_[c + 1], keys_[c]);
+        std::size_t b = c + 2 + before(keys_[c + 3], keys_[c + 2]);
+        best = before(keys_[b], keys_[a]) ? b : a;
+      } else {
+        best = c;
+        for (std::size_t x = c + 1; x < n; ++x)
+          if (before(keys_[x], keys_[best])) best = x;
+      }
+      if (!before(keys_[best], k)) break;
+      keys_[i] = keys_[best];
+      pay_[i] = pay_[best];
       i = best;
     }
-    heap_[i] = e;
+    keys_[i] = k;
+    pay_[i] = p;
   }
 
-  std::vector<Event> heap_;
+  Key* keys_raw_ = nullptr;
+  Key* keys_ = nullptr;
+  std::vector<Payload> pay_;
+  std::size_t n_ = 0;
+  std::size_t cap_ = 0;
   std::uint64_t seq_ = 0;
 };
 

@@ -35,15 +35,15 @@ class Simulator {
     stopped_ = false;
     std::uint64_t next_check = events_ + batch;
     while (!queue_.empty() && !stopped_) {
-      if (queue_.top().time > until) break;
+      if (queue_.top_time() > until) break;
       Event e = queue_.pop();
       now_ = e.time;
       current_order_ = e.order;
       // The next event's state is almost always cold (a packet that left a port a link delay ago): start
       // fetching it while this one runs. Prefetches never fault, whatever the argument holds.
       if (!queue_.empty()) {
-        __builtin_prefetch(queue_.top().target);
-        __builtin_prefetch(reinterpret_cast<const void*>(queue_.top().arg));
+        __builtin_prefetch(queue_.top_target());
+        __builtin_prefetch(reinterpret_cast<const void*>(queue_.top_arg()));
       }
       e.fn(e.target, e.arg);
       if (++events_ == next_check) {
