@@ -60,12 +60,12 @@ Network::Network(Simulator& sim, Topology topo, const SwitchConfig& sw, const Ni
       if (topo_.is_host(n)) {
         p.owner = nics_[n].get();
         p.kick = &RdmaNic::kick;
+        p.owner_has_work = &RdmaNic::has_work;
         p.on_arrive = &RdmaNic::arrive_event;
         max_host_rate_ = std::max(max_host_rate_, l.rate_bps);
       } else {
         p.owner = switches_[n - topo_.hosts].get();
         p.kick = &Switch::kick;
-        p.lazy_tx_done = true;
         p.on_arrive = &Switch::arrive_event;
       }
     }

@@ -31,11 +31,9 @@ void Port::transmit(Packet* p) {
   in_flight_.push(p);
   if (idle_link)
     sim->at_reserved(p->arrive_ps, p->arrive_order, &Port::deliver_event, this, reinterpret_cast<std::uint64_t>(p));
-  busy_ = true;
   busy_until_ = now + ser;
   tx_done_order_ = sim->reserve_order();
-  // A lazy port needs the event only if packets are already waiting; later arrivals ask for it themselves.
-  tx_done_pending_ = !lazy_tx_done || queued_bytes > 0;
+  tx_done_pending_ = queued_bytes > 0 || (owner_has_work && owner_has_work(owner));
   if (tx_done_pending_) sim->at_reserved(busy_until_, tx_done_order_, &Port::tx_done_event, this);
 }
 
@@ -52,7 +50,6 @@ void Port::deliver_event(void* target, std::uint64_t) {
 
 void Port::tx_done_event(void* target, std::uint64_t) {
   auto* port = static_cast<Port*>(target);
-  port->busy_ = false;
   port->tx_done_pending_ = false;
   port->kick(port->owner, port->index);
 }

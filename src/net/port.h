@@ -26,9 +26,10 @@ class Port {
   SerializationClock clock;
   TimePs delay_ps = 0;
 
-  // Switch ports schedule their end-of-transmission event only when something waits to be sent (most
-  // transmissions at moderate load leave an empty queue behind); NIC ports always schedule it.
-  bool lazy_tx_done = false;
+  // A port schedules its end-of-transmission event only when something waits to be sent then: packets in its
+  // queues, or work its owner reports (a NIC's active QPs). Most transmissions at moderate load leave nothing
+  // behind; a later arrival asks for the event itself (kick_or_wait).
+  bool (*owner_has_work)(const void* owner) = nullptr;
 
   // State.
   std::array<PacketFifo, kPriorities> queues;
@@ -40,7 +41,6 @@ class Port {
   // Serializing a packet now. For a lazy port the transmission ends at busy_until_, at the order its
   // end-of-transmission event would have had, so same-time events see exactly what they saw with that event.
   bool busy() const {
-    if (!lazy_tx_done) return busy_;
     TimePs now = sim->now();
     return busy_until_ > now || (busy_until_ == now && sim->current_order() < tx_done_order_);
   }
@@ -48,7 +48,7 @@ class Port {
   void kick_or_wait() {
     if (!busy()) {
       kick(owner, index);
-    } else if (lazy_tx_done && !tx_done_pending_) {
+    } else if (!tx_done_pending_) {
       tx_done_pending_ = true;
       sim->at_reserved(busy_until_, tx_done_order_, &Port::tx_done_event, this);
     }
@@ -73,7 +73,6 @@ class Port {
   static void pause_expire_event(void* target, std::uint64_t arg);
   void unpause(std::uint8_t prio);
 
-  bool busy_ = false;
   bool tx_done_pending_ = false;
   TimePs busy_until_ = 0;
   std::uint64_t tx_done_order_ = 0;

@@ -43,7 +43,7 @@ void RdmaNic::start_flow(SenderQp& qp) {
     });
     qp.rto.arm_after(net_.sim(), net_.nic_config().rto_ps);
   }
-  try_send();
+  port.kick_or_wait();
 }
 
 void RdmaNic::on_qp_rate_change(const SenderQp& qp) {
@@ -52,7 +52,7 @@ void RdmaNic::on_qp_rate_change(const SenderQp& qp) {
   }
 }
 
-void RdmaNic::on_wake() { try_send(); }
+void RdmaNic::on_wake() { port.kick_or_wait(); }
 
 void RdmaNic::try_send() {
   if (port.busy()) return;
@@ -111,7 +111,7 @@ void RdmaNic::try_send() {
 
 void RdmaNic::send_control(Packet* p) {
   port.enqueue(p);
-  if (!port.busy()) try_send();
+  port.kick_or_wait();
 }
 
 Packet* RdmaNic::make_reply(const Packet& data, PacketType type) {
@@ -207,7 +207,7 @@ void RdmaNic::receive_ack(Packet* p) {
   if (p->ecn_ce && net_.nic_config().cnp_interval_ps == 0) qp.cc->on_cnp(*p);
   qp.cc->on_ack(*p);
   if (qp.snd_una >= qp.size()) complete(qp);
-  try_send();
+  port.kick_or_wait();
 }
 
 void RdmaNic::receive_cnp(Packet* p) {
@@ -225,7 +225,7 @@ void RdmaNic::on_rto(SenderQp& qp) {
     qp.snd_nxt = qp.snd_una;
     qp.last_progress_ps = net_.sim().now();
     deadline = qp.last_progress_ps + rto;
-    try_send();
+    port.kick_or_wait();
   } else if (net_.sim().now() >= deadline) {
     deadline = net_.sim().now() + rto;
   }

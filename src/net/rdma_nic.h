@@ -28,6 +28,8 @@ class RdmaNic {
 
   static void arrive_event(void* port, std::uint64_t packet);
   static void kick(void* owner, std::uint16_t port);
+  // QPs that may send: the port must look again when its current transmission ends.
+  static bool has_work(const void* owner) { return !static_cast<const RdmaNic*>(owner)->active_.empty(); }
 
  private:
   void receive(Packet* p);
