@@ -31,7 +31,8 @@ class EventQueue {
   EventQueue& operator=(const EventQueue&) = delete;
   ~EventQueue() { ::operator delete[](keys_raw_, std::align_val_t{64}); }
 
-  void push(TimePs time, EventFn fn, void* target, std::uint64_t arg, EventPhase phase = EventPhase::kNormal) {
+  void push(TimePs time, EventFn fn, void* target, std::uint64_t arg,
+            EventPhase phase = EventPhase::kNormal) {
     push_ordered(time, reserve(phase), fn, target, arg);
   }
   // An order key taken now for an event that may be pushed later: the event then runs exactly where it would

@@ -113,8 +113,8 @@ class Network {
   std::vector<std::uint32_t> fwd_hash_, rev_hash_;
   std::vector<std::uint32_t> fwd_route_, rev_route_;  // offsets into route_ports_
   std::vector<std::uint16_t> route_ports_;
-  std::vector<std::uint64_t> start_order_;      // reserved event order of each flow's start
-  std::vector<std::uint32_t> start_sequence_;   // flow ids by start time
+  std::vector<std::uint64_t> start_order_;     // reserved event order of each flow's start
+  std::vector<std::uint32_t> start_sequence_;  // flow ids by start time
   std::size_t next_start_ = 0;
   std::vector<TimePs> finish_ps_;
   std::uint64_t flows_completed_ = 0;

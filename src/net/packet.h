@@ -2,8 +2,8 @@
 #pragma once
 #include <array>
 #include <cstddef>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "core/time.h"
@@ -30,8 +30,9 @@ struct alignas(64) Packet {
   Packet* next = nullptr;  // intrusive FIFO link (queue or link)
   TimePs arrive_ps = 0;    // on a link: when it reaches the peer
   std::uint64_t arrive_order = 0;
-  const std::uint16_t* route = nullptr;  // egress port per switch hop (per-flow ECMP path); null = route by table
-  std::uint32_t dst = 0;                 // host index of the receiver
+  const std::uint16_t* route =
+      nullptr;            // egress port per switch hop (per-flow ECMP path); null = route by table
+  std::uint32_t dst = 0;  // host index of the receiver
   std::uint32_t ecmp_hash = 0;
   std::uint32_t wire_bytes = 0;
   std::uint32_t flow_id = 0;

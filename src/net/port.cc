@@ -30,7 +30,8 @@ void Port::transmit(Packet* p) {
   bool idle_link = in_flight_.empty();
   in_flight_.push(p);
   if (idle_link)
-    sim->at_reserved(p->arrive_ps, p->arrive_order, &Port::deliver_event, this, reinterpret_cast<std::uint64_t>(p));
+    sim->at_reserved(p->arrive_ps, p->arrive_order, &Port::deliver_event, this,
+                     reinterpret_cast<std::uint64_t>(p));
   busy_until_ = now + ser;
   tx_done_order_ = sim->reserve_order();
   tx_done_pending_ = queued_bytes > 0 || (owner_has_work && owner_has_work(owner));

@@ -23,7 +23,7 @@ struct RunResult {
   std::vector<SizeBinStats> bins;
   NetCounters counters;  // pfc_log emptied after writing
   std::uint64_t peak_rss_kb = 0;
-  std::uint64_t packets_allocated = 0;    // packets the pool ever held (peak in flight, rounded up to a chunk)
+  std::uint64_t packets_allocated = 0;  // packets the pool ever held (peak in flight, rounded up to a chunk)
   std::uint64_t packet_struct_bytes = 0;  // sizeof(Packet)
   TimePs first_start_ps = 0;
 };
