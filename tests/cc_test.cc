@@ -9,10 +9,6 @@
 namespace lossless::test {
 namespace {
 
-double num(const std::map<std::string, std::string>& row, const std::string& key) {
-  return std::stod(row.at(key));
-}
-
 TEST(Hpcc, TwoToOneBottleneckKeepsQueueNearZeroAtHighUtilisation) {
   for (const char* preset : {"none", "hpcc_paper"}) {
     auto out = run_yaml(R"(

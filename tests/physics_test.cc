@@ -10,10 +10,6 @@
 namespace lossless::test {
 namespace {
 
-double num(const std::map<std::string, std::string>& row, const std::string& key) {
-  return std::stod(row.at(key));
-}
-
 TEST(Physics, LoneFlowAcrossTwoSwitchesMatchesIdealFct) {
   auto out = run_yaml(R"(
 topology: {type: dumbbell, left: 1, right: 1, host_link: {rate: 100Gbps, delay: 1us}, core_link: {rate: 100Gbps, delay: 1us}}

@@ -19,6 +19,11 @@ struct RunOutput {
 std::string temp_dir(const std::string& tag);
 RunOutput run_yaml(const std::string& yaml, const std::string& tag,
                    const std::vector<std::pair<std::string, std::string>>& sets = {});
+// A numeric CSV field.
+inline double num(const std::map<std::string, std::string>& row, const std::string& key) {
+  return std::stod(row.at(key));
+}
+
 // Runs the lossless binary; returns its exit status and fills stderr text.
 int run_cli(const std::string& args, std::string* err = nullptr);
 

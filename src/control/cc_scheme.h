@@ -13,6 +13,27 @@ concept HasInitial = requires(YamlMap& m) {
   {Params::initial(m)};
 };
 
+// The factory of every scheme: one Sender per QP built from the shared parameters; the substrate hints come
+// from `Params::hints()` when the scheme has any.
+template <class Params, class Sender>
+class CcFactoryOf final : public CcFactory {
+ public:
+  explicit CcFactoryOf(const Params& p) : p_(p) {}
+  std::unique_ptr<CongestionControl> create(SenderQp& qp, const CcEnv& env) const override {
+    return std::make_unique<Sender>(p_, qp, env);
+  }
+  SubstrateHints hints() const override {
+    if constexpr (requires(const Params& p) { p.hints(); }) {
+      return p_.hints();
+    } else {
+      return {};
+    }
+  }
+
+ private:
+  Params p_;
+};
+
 template <class Params, class Factory>
 CcScheme make_cc_scheme(const char* name, const char* summary) {
   CcScheme s;
@@ -36,8 +57,9 @@ CcScheme make_cc_scheme(const char* name, const char* summary) {
 
 #define LOSSLESS_CC_CONCAT2(a, b) a##b
 #define LOSSLESS_CC_CONCAT(a, b) LOSSLESS_CC_CONCAT2(a, b)
-#define LOSSLESS_REGISTER_CC(Params, Factory, name, summary)                       \
+#define LOSSLESS_REGISTER_CC(Params, Sender, name, summary)                        \
   static const bool LOSSLESS_CC_CONCAT(kRegisteredCc, __LINE__) [[maybe_unused]] = \
-      ::lossless::CcRegistry::add(::lossless::make_cc_scheme<Params, Factory>(name, summary))
+      ::lossless::CcRegistry::add(                                                 \
+          ::lossless::make_cc_scheme<Params, ::lossless::CcFactoryOf<Params, Sender>>(name, summary))
 
 }  // namespace lossless

@@ -3,18 +3,19 @@
 #pragma once
 #include <memory>
 
+#include "control/cc_scheme.h"
 #include "net/network.h"
 
 namespace lossless::test {
 
-template <class Factory, class Sender, class Params>
+template <class Params, class Sender>
 struct CcHarness {
   Simulator sim;
   Network net;
-  std::unique_ptr<Factory> factory;
+  std::unique_ptr<CcFactoryOf<Params, Sender>> factory;
   explicit CcHarness(const Params& params)
       : net(sim, make_star(2, {100'000'000'000, kPsPerUs}), SwitchConfig{}, NicConfig{}, 1),
-        factory(std::make_unique<Factory>(params)) {
+        factory(std::make_unique<CcFactoryOf<Params, Sender>>(params)) {
     Flow f;
     f.src = 0;
     f.dst = 1;

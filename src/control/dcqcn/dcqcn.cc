@@ -34,16 +34,17 @@ DcqcnParams DcqcnParams::initial(YamlMap& m) {
   return p;
 }
 
-DcqcnSender::DcqcnSender(const DcqcnParams& params, SenderQp& qp, Simulator& sim)
+DcqcnSender::DcqcnSender(const DcqcnParams& params, SenderQp& qp, const CcEnv& env)
     : p_(params),
       qp_(qp),
-      sim_(sim),
+      sim_(env.sim),
       hpcc_(params.variant == "hpcc"),
       rt_(static_cast<double>(qp.line_rate_bps)),
       alpha_(params.initial_alpha),
       rate_timer_(Timer::bind<DcqcnSender, &DcqcnSender::on_paper_rate_timer>(this)),
       alpha_timer_(Timer::bind<DcqcnSender, &DcqcnSender::on_paper_alpha_timer>(this)),
       decrease_timer_(Timer::bind<DcqcnSender, &DcqcnSender::on_hpcc_decrease_check>(this)) {
+  apply_window_mode(p_.window, qp, env);
   if (hpcc_) {
     rate_timer_ = Timer::bind<DcqcnSender, &DcqcnSender::on_hpcc_increase_timer>(this);
     alpha_timer_ = Timer::bind<DcqcnSender, &DcqcnSender::on_hpcc_alpha_timer>(this);
@@ -153,7 +154,7 @@ void DcqcnSender::on_hpcc_increase_timer() {
   ++timer_count_;
 }
 
-LOSSLESS_REGISTER_CC(DcqcnParams, DcqcnFactory, "dcqcn",
+LOSSLESS_REGISTER_CC(DcqcnParams, DcqcnSender, "dcqcn",
                      "DCQCN (Zhu et al., SIGCOMM'15): ECN-driven rate control; paper and HPCC-code variants");
 
 }  // namespace lossless

@@ -36,6 +36,11 @@ struct DcqcnParams {
   // Defaults of the chosen variant; the HPCC variant's are the HPCC paper's run.py preset at 100 G.
   static DcqcnParams for_variant(const std::string& variant);
   static DcqcnParams initial(YamlMap& m);
+  SubstrateHints hints() const {
+    SubstrateHints h;
+    h.cnp_interval_ps = variant == "hpcc" ? 0 : 50 * kPsPerUs;
+    return h;
+  }
 
   template <class V>
   void visit(V& v) {
@@ -69,7 +74,7 @@ struct DcqcnParams {
 
 class DcqcnSender final : public CongestionControl {
  public:
-  DcqcnSender(const DcqcnParams& params, SenderQp& qp, Simulator& sim);
+  DcqcnSender(const DcqcnParams& params, SenderQp& qp, const CcEnv& env);
   void on_cnp(const Packet& cnp) override;
   void on_sent(const Packet& data) override;
   void on_finish() override;
@@ -104,23 +109,6 @@ class DcqcnSender final : public CongestionControl {
   Timer rate_timer_;
   Timer alpha_timer_;
   Timer decrease_timer_;
-};
-
-class DcqcnFactory final : public CcFactory {
- public:
-  explicit DcqcnFactory(const DcqcnParams& p) : params_(p) {}
-  std::unique_ptr<CongestionControl> create(SenderQp& qp, const CcEnv& env) const override {
-    apply_window_mode(params_.window, qp, env);
-    return std::make_unique<DcqcnSender>(params_, qp, env.sim);
-  }
-  SubstrateHints hints() const override {
-    SubstrateHints h;
-    h.cnp_interval_ps = params_.variant == "hpcc" ? 0 : 50 * kPsPerUs;
-    return h;
-  }
-
- private:
-  DcqcnParams params_;
 };
 
 }  // namespace lossless

@@ -7,7 +7,7 @@
 namespace lossless {
 namespace {
 
-struct Harness : test::CcHarness<DcqcnFactory, DcqcnSender, DcqcnParams> {
+struct Harness : test::CcHarness<DcqcnParams, DcqcnSender> {
   explicit Harness(const std::string& variant) : CcHarness(DcqcnParams::for_variant(variant)) {}
 };
 

@@ -48,7 +48,7 @@ void DctcpSender::on_ack(const Packet& ack) {
 }
 
 LOSSLESS_REGISTER_CC(
-    DctcpParams, DctcpFactory, "dctcp",
+    DctcpParams, DctcpSender, "dctcp",
     "DCTCP for RDMA NICs (HPCC code CC_MODE 8): ECN-fraction alpha, rate cut once per window");
 
 }  // namespace lossless

@@ -20,6 +20,15 @@ struct DctcpParams {
   Bytes k_at_100g = 300'000;  // step-marking threshold hint for the switches (scaled with link rate)
 
   static DctcpParams initial(YamlMap& m);
+  SubstrateHints hints() const {
+    SubstrateHints h;
+    h.cnp_interval_ps = 0;  // the ECN echo rides on every ACK
+    const RateBps g100 = 100'000'000'000;
+    h.ecn_kmin_bytes = {{g100, static_cast<double>(k_at_100g)}};
+    h.ecn_kmax_bytes = {{g100, static_cast<double>(k_at_100g)}};
+    h.ecn_pmax = {{g100, 1.0}};
+    return h;
+  }
 
   template <class V>
   void visit(V& v) {
@@ -52,26 +61,6 @@ class DctcpSender final : public CongestionControl {
   bool started_ = false;
   bool cwr_ = false;
   Bytes high_seq_ = 0;
-};
-
-class DctcpFactory final : public CcFactory {
- public:
-  explicit DctcpFactory(const DctcpParams& p) : p_(p) {}
-  std::unique_ptr<CongestionControl> create(SenderQp& qp, const CcEnv& env) const override {
-    return std::make_unique<DctcpSender>(p_, qp, env);
-  }
-  SubstrateHints hints() const override {
-    SubstrateHints h;
-    h.cnp_interval_ps = 0;  // the ECN echo rides on every ACK
-    const RateBps g100 = 100'000'000'000;
-    h.ecn_kmin_bytes = {{g100, static_cast<double>(p_.k_at_100g)}};
-    h.ecn_kmax_bytes = {{g100, static_cast<double>(p_.k_at_100g)}};
-    h.ecn_pmax = {{g100, 1.0}};
-    return h;
-  }
-
- private:
-  DctcpParams p_;
 };
 
 }  // namespace lossless

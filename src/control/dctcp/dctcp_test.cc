@@ -7,7 +7,7 @@
 namespace lossless {
 namespace {
 
-using Harness = test::CcHarness<DctcpFactory, DctcpSender, DctcpParams>;
+using Harness = test::CcHarness<DctcpParams, DctcpSender>;
 
 TEST(Dctcp, AlphaFollowsTheMarkedFraction) {
   for (double fraction : {0.0, 0.25, 0.6}) {

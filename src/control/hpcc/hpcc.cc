@@ -90,7 +90,7 @@ void HpccSender::update(const Packet& ack, bool commit) {
 }
 
 LOSSLESS_REGISTER_CC(
-    HpccParams, HpccFactory, "hpcc",
+    HpccParams, HpccSender, "hpcc",
     "HPCC (Li et al., SIGCOMM'19): INT-based rate/window control; preset hpcc_paper = HPCC code run.py");
 
 }  // namespace lossless

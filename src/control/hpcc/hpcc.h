@@ -26,6 +26,12 @@ struct HpccParams {
   std::string window = "bdp";
 
   static HpccParams initial(YamlMap& m);
+  SubstrateHints hints() const {
+    SubstrateHints h;
+    h.needs_int = true;
+    h.ack_high_priority = preset != "hpcc_paper";  // run.py hp: ACK_HIGH_PRIO 0
+    return h;
+  }
 
   template <class V>
   void visit(V& v) {
@@ -67,23 +73,6 @@ class HpccSender final : public CongestionControl {
   bool have_records_ = false;
   std::uint8_t hops_ = 0;
   std::array<IntHop, kMaxIntHops> last_{};
-};
-
-class HpccFactory final : public CcFactory {
- public:
-  explicit HpccFactory(const HpccParams& p) : p_(p) {}
-  std::unique_ptr<CongestionControl> create(SenderQp& qp, const CcEnv& env) const override {
-    return std::make_unique<HpccSender>(p_, qp, env);
-  }
-  SubstrateHints hints() const override {
-    SubstrateHints h;
-    h.needs_int = true;
-    h.ack_high_priority = p_.preset != "hpcc_paper";  // run.py hp: ACK_HIGH_PRIO 0
-    return h;
-  }
-
- private:
-  HpccParams p_;
 };
 
 }  // namespace lossless

@@ -16,22 +16,11 @@ struct LineRateParams {
 
 class LineRateSender final : public CongestionControl {
  public:
-  LineRateSender(const LineRateParams& p, SenderQp& qp) { qp.window_bytes = p.window; }
-};
-
-class LineRateFactory final : public CcFactory {
- public:
-  explicit LineRateFactory(const LineRateParams& p) : p_(p) {}
-  std::unique_ptr<CongestionControl> create(SenderQp& qp, const CcEnv&) const override {
-    return std::make_unique<LineRateSender>(p_, qp);
-  }
-
- private:
-  LineRateParams p_;
+  LineRateSender(const LineRateParams& p, SenderQp& qp, const CcEnv&) { qp.window_bytes = p.window; }
 };
 
 }  // namespace
 
-LOSSLESS_REGISTER_CC(LineRateParams, LineRateFactory, "none", "no congestion control: line rate, PFC only");
+LOSSLESS_REGISTER_CC(LineRateParams, LineRateSender, "none", "no congestion control: line rate, PFC only");
 
 }  // namespace lossless

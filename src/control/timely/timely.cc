@@ -86,7 +86,7 @@ void TimelySender::sample(double rtt, TimePs) {
 }
 
 LOSSLESS_REGISTER_CC(
-    TimelyParams, TimelyFactory, "timely",
+    TimelyParams, TimelySender, "timely",
     "TIMELY (Mittal et al., SIGCOMM'15): RTT-gradient rate control; paper and HPCC-code variants");
 
 }  // namespace lossless

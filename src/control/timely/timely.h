@@ -76,15 +76,4 @@ class TimelySender final : public CongestionControl {
   Bytes next_sample_seq_ = 0;
 };
 
-class TimelyFactory final : public CcFactory {
- public:
-  explicit TimelyFactory(const TimelyParams& p) : p_(p) {}
-  std::unique_ptr<CongestionControl> create(SenderQp& qp, const CcEnv& env) const override {
-    return std::make_unique<TimelySender>(p_, qp, env);
-  }
-
- private:
-  TimelyParams p_;
-};
-
 }  // namespace lossless

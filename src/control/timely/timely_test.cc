@@ -7,7 +7,7 @@
 namespace lossless {
 namespace {
 
-using Harness = test::CcHarness<TimelyFactory, TimelySender, TimelyParams>;
+using Harness = test::CcHarness<TimelyParams, TimelySender>;
 
 // Feeds one ACK per "RTT" with the given RTT, advancing snd_nxt so every ACK passes the update boundary.
 void feed(Harness& h, Bytes& seq, TimePs rtt) {
