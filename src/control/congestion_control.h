@@ -43,6 +43,7 @@ struct SubstrateHints {
   TimePs cnp_interval_ps = 50 * kPsPerUs;  // nic.cnp_interval when `auto`
   bool ack_high_priority = true;           // nic.ack_priority default
   bool needs_int = false;                  // switches stamp INT records into data packets
+  std::string required_mechanism;          // switch.mechanism the scheme cannot work without
   // switch.ecn tables; empty = the switch's own defaults
   std::vector<RateValue> ecn_kmin_bytes, ecn_kmax_bytes, ecn_pmax;
 };

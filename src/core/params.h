@@ -7,7 +7,9 @@
 #include <initializer_list>
 #include <ostream>
 #include <string>
+#include <vector>
 
+#include "core/rate_table.h"
 #include "core/time.h"
 #include "core/units.h"
 
@@ -28,6 +30,12 @@ class ParamPrinter {
   void rate(const char* name, RateBps& v, const char* doc) { line(name, format_rate(v), doc); }
   void size(const char* name, Bytes& v, const char* doc) { line(name, format_size(v), doc); }
   void flag(const char* name, bool& v, const char* doc) { line(name, v ? "true" : "false", doc); }
+  void size_table(const char* name, std::vector<RateValue>& v, const char* doc) {
+    line(name, table(v, true), doc);
+  }
+  void real_table(const char* name, std::vector<RateValue>& v, const char* doc, double, double) {
+    line(name, table(v, false), doc);
+  }
   void choice(const char* name, std::string& v, std::initializer_list<const char*> options, const char* doc) {
     std::string opts;
     for (auto o : options) opts += (opts.empty() ? "" : " | ") + std::string(o);
@@ -35,6 +43,13 @@ class ParamPrinter {
   }
 
  private:
+  static std::string table(const std::vector<RateValue>& v, bool sizes) {
+    std::string s = "{";
+    for (const auto& e : v)
+      s += (s.size() > 1 ? ", " : "") + format_rate(e.rate_bps) + ": " +
+           (sizes ? format_size(static_cast<Bytes>(e.value)) : format_double(e.value));
+    return s + "}";
+  }
   static std::string range(const std::string& lo, const std::string& hi) {
     return " [" + lo + ", " + hi + "]";
   }

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/rate_table.h"
 #include "core/time.h"
 
 namespace lossless {
@@ -10,11 +11,6 @@ namespace lossless {
 enum class FlowControl : std::uint8_t { kPfc, kNone };
 enum class PfcThreshold : std::uint8_t { kDynamic, kStatic };
 enum class Routing : std::uint8_t { kEcmp, kSpray };
-
-struct RateValue {  // a per-link-rate table entry (ECN Kmin/Kmax/Pmax maps)
-  RateBps rate_bps;
-  double value;
-};
 
 struct SwitchConfig {
   Bytes buffer_bytes = 32'000'000;
@@ -59,9 +55,5 @@ inline Bytes auto_headroom_bytes(RateBps rate_bps, TimePs delay_ps, const NicCon
   unsigned __int128 bdp = static_cast<unsigned __int128>(rate_bps) * delay_ps / (8 * kPsPerSec);
   return static_cast<Bytes>(3 * bdp) + 2 * (nic.mtu_bytes + nic.data_header_bytes);
 }
-
-// Looks up a per-rate table: the exact rate if present, else the entry of the nearest rate scaled linearly
-// with the rate (so 40G gets 0.4 x the 100G thresholds).
-double per_rate_value(const std::vector<RateValue>& table, RateBps rate_bps, bool scale_with_rate);
 
 }  // namespace lossless

@@ -123,6 +123,11 @@ void Network::compute_global_rtt() {
     }
 }
 
+void Network::install_mechanism(const MechanismFactory& factory) {
+  for (auto& s : switches_) s->set_mechanism(factory.create(*s, *this));
+  for (auto& s : switches_) s->mechanism()->start();
+}
+
 void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
   flows_ = std::move(flows);
   const std::size_t n = flows_.size();
@@ -149,6 +154,7 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
     q.flow = &flows_[i];
     q.nic = nics_[f.src].get();
     q.line_rate_bps = nics_[f.src]->port.rate_bps();
+    if (f.max_rate_bps && f.max_rate_bps < q.line_rate_bps) q.line_rate_bps = f.max_rate_bps;
     q.rate_bps = static_cast<double>(q.line_rate_bps);
     // ECMP is per flow and deterministic, so each flow's path is computed once here and carried by its
     // packets; switches then forward without a table lookup (the same ports Switch::route would pick).

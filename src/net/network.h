@@ -35,6 +35,8 @@ class Network {
   Network& operator=(const Network&) = delete;
   ~Network();
 
+  // Gives every switch its instance of a switch-side scheme.
+  void install_mechanism(const MechanismFactory& factory);
   // Creates QPs and congestion control for `flows` (ids must be 0..n-1 in order) and schedules their starts.
   void install_flows(std::vector<Flow> flows, const CcFactory& cc);
 

@@ -109,6 +109,25 @@ void Switch::try_send(Port& out) {
   out.transmit(p);
 }
 
+void Switch::send_feedback(std::uint32_t flow_id, std::uint64_t value, std::uint32_t origin) {
+  const Flow& f = net_.flow(flow_id);
+  Packet* p = net_.pool().get();
+  p->type = PacketType::kFeedback;
+  p->priority = kControlPriority;
+  p->ecn_capable = false;
+  p->flow_id = flow_id;
+  p->src = f.dst;
+  p->dst = f.src;
+  p->ecmp_hash = net_.reverse_hash(flow_id);
+  p->wire_bytes = static_cast<std::uint32_t>(net_.nic_config().cnp_bytes);
+  p->feedback = value;
+  p->feedback_origin = origin;
+  p->sent_ps = net_.sim().now();
+  Port& out = ports[route(*p)];
+  out.enqueue(p);
+  out.kick_or_wait();
+}
+
 void Switch::send_pfc(std::uint16_t port, std::uint8_t prio, std::uint16_t quanta) {
   mmu.set_paused(port, prio, quanta > 0);
   std::size_t slot = std::size_t{port} * kPriorities + prio;

@@ -2,11 +2,13 @@
 // queues, RED/ECN marking at dequeue.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/rng.h"
 #include "net/port.h"
 #include "net/shared_buffer_mmu.h"
+#include "net/switch_mechanism.h"
 
 namespace lossless {
 
@@ -25,6 +27,11 @@ class Switch {
   SharedBufferMmu mmu;
 
   std::uint32_t index() const { return index_; }
+  void set_mechanism(std::unique_ptr<SwitchMechanism> m) { mechanism_ = std::move(m); }
+  SwitchMechanism* mechanism() { return mechanism_.get(); }
+  // Sends a feedback packet about `flow_id` to its source host, at priority 0 (a CNP carrying `value`, e.g. a
+  // rate, and `origin`, the sender's identity). Routed like any packet toward the source.
+  void send_feedback(std::uint32_t flow_id, std::uint64_t value, std::uint32_t origin);
   std::uint32_t node() const { return node_; }
 
   static void arrive_event(void* port, std::uint64_t packet);
@@ -51,6 +58,7 @@ class Switch {
   std::vector<EcnSetting> ecn_;
   std::vector<std::uint32_t> refresh_gen_;  // per (port, prio)
   bool lossless_ = true;
+  std::unique_ptr<SwitchMechanism> mechanism_;
 };
 
 }  // namespace lossless

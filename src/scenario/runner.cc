@@ -140,6 +140,7 @@ RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
   Simulator sim;
   Network net(sim, sc.topology, sc.sw, sc.nic, sc.seed);
   net.counters().log_pfc = (sc.monitor.pfc && opts.write_outputs) || !opts.hpcc_pfc_path.empty();
+  if (sc.mechanism) net.install_mechanism(*sc.mechanism);
   net.install_flows(sc.flows, *sc.cc);
   net.on_all_flows_done = [&sim] { sim.stop(); };
 

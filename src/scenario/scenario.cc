@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/units.h"
+#include "net/switch_mechanism.h"
 #include "scenario/yaml_map.h"
 #include "workload/cdf.h"
 #include "workload/generators.h"
@@ -114,58 +115,6 @@ Topology read_topology(YamlMap m, const std::string& scenario_dir) {
   return t;
 }
 
-std::vector<RateValue> read_rate_table(YamlMap& m, const std::string& key, std::vector<RateValue> def,
-                                       bool is_size, double lo, double hi) {
-  if (!m.has(key)) {
-    YAML::Node o(YAML::NodeType::Map);
-    for (auto& e : def)
-      o[format_rate(e.rate_bps)] =
-          is_size ? format_size(static_cast<Bytes>(e.value)) : format_double(e.value);
-    m.set_out(key, o);
-    return def;
-  }
-  YAML::Node n = m.raw(key);
-  std::vector<RateValue> table;
-  YAML::Node o(YAML::NodeType::Map);
-  auto read_value = [&](const YAML::Node& v) {
-    if (!v.IsScalar()) m.fail_at(v, key, "expected a value");
-    double x;
-    if (is_size) {
-      auto s = parse_size(v.Scalar());
-      if (!s) m.fail_at(v, key, "malformed size '" + v.Scalar() + "'");
-      x = static_cast<double>(*s);
-    } else {
-      char* end = nullptr;
-      x = std::strtod(v.Scalar().c_str(), &end);
-      if (end != v.Scalar().c_str() + v.Scalar().size())
-        m.fail_at(v, key, "'" + v.Scalar() + "' is not a number");
-    }
-    if (x < lo || x > hi) m.fail_at(v, key, v.Scalar() + " is out of range");
-    return x;
-  };
-  if (n.IsScalar()) {  // one value for every rate
-    double x = read_value(n);
-    for (auto& e : def) table.push_back({e.rate_bps, x});
-    if (table.empty()) table.push_back({100'000'000'000, x});
-    for (auto& e : table)
-      o[format_rate(e.rate_bps)] = is_size ? format_size(static_cast<Bytes>(x)) : format_double(x);
-  } else if (n.IsMap()) {
-    for (auto it = n.begin(); it != n.end(); ++it) {
-      auto rate = parse_rate(it->first.Scalar());
-      if (!rate || *rate == 0)
-        m.fail_at(it->first, key, "malformed rate '" + it->first.Scalar() + "' in the table");
-      double x = read_value(it->second);
-      table.push_back({*rate, x});
-      o[format_rate(*rate)] = is_size ? format_size(static_cast<Bytes>(x)) : format_double(x);
-    }
-    if (table.empty()) m.fail(key, "table is empty");
-  } else {
-    m.fail(key, "expected a value or a mapping {rate: value}");
-  }
-  m.set_out(key, o);
-  return table;
-}
-
 // A positive size or `auto` (returned as 0).
 Bytes size_or_auto(YamlMap& m, const std::string& key) {
   std::string text = m.has(key) ? m.text(key, "auto") : "auto";
@@ -179,7 +128,8 @@ Bytes size_or_auto(YamlMap& m, const std::string& key) {
   return *s;
 }
 
-SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, const SubstrateHints& hints) {
+SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, const SubstrateHints& hints,
+                         std::unique_ptr<MechanismFactory>* mechanism) {
   SwitchConfig c;
   c.buffer_bytes = m.size("buffer", 32'000'000);
   if (c.buffer_bytes == 0) m.fail("buffer", "must be positive");
@@ -211,21 +161,33 @@ SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, 
     auto or_hint = [](const std::vector<RateValue>& hint, std::vector<RateValue> def) {
       return hint.empty() ? def : hint;
     };
-    c.kmin_bytes = read_rate_table(
-        ecn, "kmin", or_hint(hints.ecn_kmin_bytes, {{g100, 400'000}, {g400, 1'600'000}}), true, 0, 1e15);
-    c.kmax_bytes = read_rate_table(
-        ecn, "kmax", or_hint(hints.ecn_kmax_bytes, {{g100, 1'600'000}, {g400, 6'400'000}}), true, 0, 1e15);
-    c.pmax = read_rate_table(ecn, "pmax", or_hint(hints.ecn_pmax, {{g100, 0.2}, {g400, 0.2}}), false, 0, 1);
+    c.kmin_bytes = ecn.rate_table("kmin", or_hint(hints.ecn_kmin_bytes, {{g100, 400'000}, {g400, 1'600'000}}),
+                                  true, 0, 1e15);
+    c.kmax_bytes = ecn.rate_table(
+        "kmax", or_hint(hints.ecn_kmax_bytes, {{g100, 1'600'000}, {g400, 6'400'000}}), true, 0, 1e15);
+    c.pmax = ecn.rate_table("pmax", or_hint(hints.ecn_pmax, {{g100, 0.2}, {g400, 0.2}}), false, 0, 1);
     for (auto& e : c.kmin_bytes)
       if (per_rate_value(c.kmax_bytes, e.rate_bps, true) < e.value)
         ecn.fail("kmax", "must not be below kmin");
     ecn.finish();
   }
   c.routing = m.choice("routing", "ecmp", {"ecmp", "spray"}) == "ecmp" ? Routing::kEcmp : Routing::kSpray;
-  m.choice("mechanism", "none", {"none"});
   {
+    std::string mech = m.text("mechanism", "none");
     YamlMap params = m.map("params");
-    params.finish();
+    if (mech == "none") {
+      params.finish();
+    } else {
+      const MechanismScheme* scheme = MechanismRegistry::find(mech);
+      if (!scheme) {
+        std::string names = "none";
+        for (const auto& s : MechanismRegistry::all()) names += ", " + s.name;
+        m.fail("mechanism", "unknown switch mechanism '" + mech + "' (known: " + names + ")");
+      }
+      *mechanism = scheme->make(params);
+    }
+    if (!hints.required_mechanism.empty() && mech != hints.required_mechanism)
+      m.fail("mechanism", "the congestion control needs switch.mechanism: " + hints.required_mechanism);
   }
   m.finish();
 
@@ -393,6 +355,8 @@ std::vector<Flow> read_workload_entry(YamlMap m, std::uint32_t index, const Topo
     if (s.count > 1 && s.period_ps == 0) m.fail("period", "must be positive when count > 1");
     s.priority = prio();
     flows = generate_incast(s);
+    RateBps cap = m.rate("rate", 0);
+    for (auto& f : flows) f.max_rate_bps = cap;
   } else if (type == "flows") {
     YAML::Node list = m.raw("flows");
     if (!list.IsSequence() || list.size() == 0) m.fail("flows", "expected a list of {src, dst, size, start}");
@@ -409,6 +373,7 @@ std::vector<Flow> read_workload_entry(YamlMap m, std::uint32_t index, const Topo
       if (fl.size_bytes == 0) f.fail("size", "is required and must be positive");
       fl.start_ps = f.time("start", 0);
       fl.priority = static_cast<std::uint8_t>(f.count("priority", default_prio, 1, 7));
+      fl.max_rate_bps = f.rate("rate", 0);
       f.finish();
       flows.push_back(fl);
       out.push_back(o);
@@ -569,7 +534,7 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& file, const S
     cc.finish();
   }
   sc.nic = read_nic(top.map("nic"), *sc.cc);
-  sc.sw = read_switch(top.map("switch"), sc.topology, sc.nic, sc.cc->hints());
+  sc.sw = read_switch(top.map("switch"), sc.topology, sc.nic, sc.cc->hints(), &sc.mechanism);
   if (sc.nic.rto_ps == kTimeNever) {
     // auto: lossless fabrics need no timeout (NACKs cover reordering); lossy ones need one for tail losses.
     sc.nic.rto_ps = sc.sw.lossless() ? 0 : kPsPerMs;

@@ -9,6 +9,7 @@
 
 #include "control/congestion_control.h"
 #include "net/config.h"
+#include "net/switch_mechanism.h"
 #include "topo/topology.h"
 #include "workload/flow.h"
 
@@ -44,6 +45,7 @@ struct Scenario {
   NicConfig nic;
   std::string cc_algorithm;
   std::unique_ptr<CcFactory> cc;
+  std::unique_ptr<MechanismFactory> mechanism;  // null = none
   std::vector<Flow> flows;
   MonitorConfig monitor;
   OutputConfig output;

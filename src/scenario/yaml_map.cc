@@ -161,4 +161,57 @@ void YamlMap::finish() const {
   }
 }
 
+std::vector<RateValue> YamlMap::rate_table(const std::string& key, std::vector<RateValue> def, bool is_size,
+                                           double lo, double hi) {
+  YamlMap& m = *this;
+  if (!m.has(key)) {
+    YAML::Node o(YAML::NodeType::Map);
+    for (auto& e : def)
+      o[format_rate(e.rate_bps)] =
+          is_size ? format_size(static_cast<Bytes>(e.value)) : format_double(e.value);
+    m.set_out(key, o);
+    return def;
+  }
+  YAML::Node n = m.raw(key);
+  std::vector<RateValue> table;
+  YAML::Node o(YAML::NodeType::Map);
+  auto read_value = [&](const YAML::Node& v) {
+    if (!v.IsScalar()) m.fail_at(v, key, "expected a value");
+    double x;
+    if (is_size) {
+      auto s = parse_size(v.Scalar());
+      if (!s) m.fail_at(v, key, "malformed size '" + v.Scalar() + "'");
+      x = static_cast<double>(*s);
+    } else {
+      char* end = nullptr;
+      x = std::strtod(v.Scalar().c_str(), &end);
+      if (end != v.Scalar().c_str() + v.Scalar().size())
+        m.fail_at(v, key, "'" + v.Scalar() + "' is not a number");
+    }
+    if (x < lo || x > hi) m.fail_at(v, key, v.Scalar() + " is out of range");
+    return x;
+  };
+  if (n.IsScalar()) {  // one value for every rate
+    double x = read_value(n);
+    for (auto& e : def) table.push_back({e.rate_bps, x});
+    if (table.empty()) table.push_back({100'000'000'000, x});
+    for (auto& e : table)
+      o[format_rate(e.rate_bps)] = is_size ? format_size(static_cast<Bytes>(x)) : format_double(x);
+  } else if (n.IsMap()) {
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      auto rate = parse_rate(it->first.Scalar());
+      if (!rate || *rate == 0)
+        m.fail_at(it->first, key, "malformed rate '" + it->first.Scalar() + "' in the table");
+      double x = read_value(it->second);
+      table.push_back({*rate, x});
+      o[format_rate(*rate)] = is_size ? format_size(static_cast<Bytes>(x)) : format_double(x);
+    }
+    if (table.empty()) m.fail(key, "table is empty");
+  } else {
+    m.fail(key, "expected a value or a mapping {rate: value}");
+  }
+  m.set_out(key, o);
+  return table;
+}
+
 }  // namespace lossless

@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "core/rate_table.h"
 #include "core/time.h"
 
 namespace lossless {
@@ -27,6 +28,10 @@ class YamlMap {
   RateBps rate(const std::string& key, RateBps def);
   Bytes size(const std::string& key, Bytes def);
   bool flag(const std::string& key, bool def);
+  // A value per link rate: `{40Gbps: 150KB, 100Gbps: 300KB}` (sizes when `is_size`, else numbers in [lo,
+  // hi]), or one value for every rate.
+  std::vector<RateValue> rate_table(const std::string& key, std::vector<RateValue> def, bool is_size,
+                                    double lo, double hi);
   // A sub-mapping (absent = empty); its resolved values land under out[key].
   YamlMap map(const std::string& key);
   // The raw node, marked as used; the caller validates it.
@@ -71,6 +76,12 @@ class YamlParamVisitor {
   void flag(const char* n, bool& v, const char*) { v = m_.flag(n, v); }
   void choice(const char* n, std::string& v, std::initializer_list<const char*> options, const char*) {
     v = m_.choice(n, v, options);
+  }
+  void size_table(const char* n, std::vector<RateValue>& v, const char*) {
+    v = m_.rate_table(n, v, true, 0, 1e15);
+  }
+  void real_table(const char* n, std::vector<RateValue>& v, const char*, double lo, double hi) {
+    v = m_.rate_table(n, v, false, lo, hi);
   }
 
  private:

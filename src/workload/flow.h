@@ -15,6 +15,7 @@ struct Flow {
   std::uint8_t priority = 3;
   std::uint16_t sport = 0;
   std::uint16_t dport = 100;
+  RateBps max_rate_bps = 0;  // the sender never exceeds this (its offered load); 0 = NIC line rate
 };
 
 }  // namespace lossless

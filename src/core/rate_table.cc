@@ -1,4 +1,4 @@
-#include "net/config.h"
+#include "core/rate_table.h"
 
 #include <cmath>
 
