@@ -1,0 +1,79 @@
+#include "control/rocc/rocc_cp.h"
+
+#include <algorithm>
+
+#include "control/mechanism_scheme.h"
+#include "net/network.h"
+
+namespace lossless {
+
+RoccController::Setting RoccController::for_link(const RoccCpParams& p, RateBps rate_bps) {
+  Setting s;
+  const double dq = static_cast<double>(p.delta_q);
+  s.f_min = static_cast<std::int64_t>(p.f_min);
+  s.f_max = static_cast<std::int64_t>(rate_bps / p.delta_f);
+  s.q_ref = static_cast<std::int64_t>(per_rate_value(p.q_ref, rate_bps, false) / dq);
+  s.q_mid = static_cast<std::int64_t>(per_rate_value(p.q_mid, rate_bps, false) / dq);
+  s.q_max = static_cast<std::int64_t>(per_rate_value(p.q_max, rate_bps, false) / dq);
+  s.alpha0 = per_rate_value(p.alpha0, rate_bps, false);
+  s.beta0 = per_rate_value(p.beta0, rate_bps, false);
+  return s;
+}
+
+std::int64_t RoccController::update(Bytes queue_bytes, Bytes delta_q) {
+  const std::int64_t q_cur = static_cast<std::int64_t>(queue_bytes / delta_q);
+  if (q_cur >= s_.q_max && f_ > s_.f_max / 8) {
+    f_ = s_.f_min;
+  } else if (q_cur - q_old_ >= s_.q_mid && f_ > s_.f_max / 8) {
+    f_ = f_ / 2;
+  } else {
+    // Auto-tune: the lower F sits below F_max, the smaller the gains (six regions).
+    std::int64_t level = 2;
+    while (f_ < s_.f_max / level && level < 64) level *= 2;
+    const double ratio = static_cast<double>(level / 2);
+    const double alpha = s_.alpha0 / ratio, beta = s_.beta0 / ratio;
+    f_ = static_cast<std::int64_t>(static_cast<double>(f_) - alpha * static_cast<double>(q_cur - s_.q_ref) -
+                                   beta * static_cast<double>(q_cur - q_old_));
+  }
+  f_ = std::clamp(f_, s_.f_min, s_.f_max);
+  q_old_ = q_cur;
+  return f_;
+}
+
+RoccCp::RoccCp(const RoccCpParams& p, Switch& sw, Network& net)
+    : p_(p), sw_(sw), net_(net), tick_(Timer::bind<RoccCp, &RoccCp::on_tick>(this)) {}
+
+void RoccCp::start() {
+  for (const Port& port : sw_.ports) {
+    RoccController::Setting s = RoccController::for_link(p_, port.rate_bps());
+    ports_.emplace_back(s, p_.f_init ? static_cast<std::int64_t>(p_.f_init) : s.f_min);
+  }
+  tick_.arm_after(net_.sim(), p_.period);
+}
+
+void RoccCp::on_tick() {
+  for (std::size_t i = 0; i < sw_.ports.size(); ++i) {
+    const Port& port = sw_.ports[i];
+    Bytes data_bytes = port.queued_bytes - port.queues[kControlPriority].bytes();
+    std::int64_t f = ports_[i].update(data_bytes, p_.delta_q);
+    if (data_bytes == 0) continue;
+    // Flow table: the flows with a packet in the queue now; one CNP each.
+    flows_.clear();
+    for (int q = 1; q < kPriorities; ++q)
+      port.queues[q].for_each([&](const Packet& pkt) {
+        if (pkt.type == PacketType::kData) flows_.push_back(pkt.flow_id);
+      });
+    std::sort(flows_.begin(), flows_.end());
+    flows_.erase(std::unique(flows_.begin(), flows_.end()), flows_.end());
+    const std::uint32_t origin = (sw_.node() << 16) | static_cast<std::uint32_t>(i);
+    for (std::uint32_t flow : flows_)
+      sw_.send_feedback(flow, static_cast<std::uint64_t>(f) * p_.delta_f, origin);
+  }
+  tick_.arm_after(net_.sim(), p_.period);
+}
+
+LOSSLESS_REGISTER_MECHANISM(
+    RoccCpParams, RoccCp, "rocc",
+    "RoCC congestion point (TPDS'23): PI-controlled fair rate per egress port, sent to sources");
+
+}  // namespace lossless

@@ -1,0 +1,84 @@
+// RoCC congestion point (Menikumbura et al., IEEE TPDS 2023; MECHANISMS.md §1): every T each egress port runs
+// Algorithm 1 — a PI controller on its queue length with auto-tuned gains and multiplicative-decrease guards,
+// in the paper's fixed-point units (queue in dQ, fair rate in dF) — and sends the fair rate to the source of
+// every flow with a packet in its queues.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/rate_table.h"
+#include "core/timer.h"
+#include "net/switch_mechanism.h"
+
+namespace lossless {
+
+class Switch;
+class Network;
+
+struct RoccCpParams {
+  RateBps delta_f = 10'000'000;   // fair-rate unit
+  Bytes delta_q = 600;            // queue unit
+  TimePs period = 40 * kPsPerUs;  // T
+  std::uint64_t f_min = 10;
+  std::uint64_t f_init = 0;  // 0 = f_min
+  std::vector<RateValue> q_ref{{40'000'000'000, 150'000}, {100'000'000'000, 300'000}};
+  std::vector<RateValue> q_mid{{40'000'000'000, 300'000}, {100'000'000'000, 600'000}};
+  std::vector<RateValue> q_max{{40'000'000'000, 360'000}, {100'000'000'000, 660'000}};
+  std::vector<RateValue> alpha0{{40'000'000'000, 0.3}, {100'000'000'000, 0.45}};
+  std::vector<RateValue> beta0{{40'000'000'000, 1.5}, {100'000'000'000, 2.25}};
+
+  template <class V>
+  void visit(V& v) {
+    v.rate("delta_f", delta_f, "dF: unit of the fair rate F (paper 10Mbps)");
+    v.size("delta_q", delta_q, "dQ: unit of the queue length (paper 600B)");
+    v.time("period", period, "T: fair-rate update period (paper 40us)");
+    v.count("f_min", f_min, "F_min in dF (paper 10 = 100Mbps); F_max = link rate / dF", 1, 1'000'000);
+    v.count("f_init", f_init, "initial F in dF (0 = F_min)", 0, 1'000'000);
+    v.size_table("q_ref", q_ref,
+                 "Q_ref per link rate (paper 40G 150KB, 100G 300KB; other rates take the nearest entry)");
+    v.size_table("q_mid", q_mid, "Q_mid: queue growth in one period that halves F (300KB / 600KB)");
+    v.size_table("q_max", q_max, "Q_max: queue that resets F to F_min (360KB / 660KB)");
+    v.real_table("alpha0", alpha0, "PI gain on Q - Q_ref before auto-tuning (0.3 / 0.45)", 0, 1000);
+    v.real_table("beta0", beta0, "PI gain on Q - Q_old before auto-tuning (1.5 / 2.25)", 0, 1000);
+  }
+};
+
+// One congestion point's controller, separate from the switch so that its rules can be tested alone.
+class RoccController {
+ public:
+  struct Setting {
+    std::int64_t f_min, f_max, q_ref, q_mid, q_max;  // F in dF, Q in dQ
+    double alpha0, beta0;
+  };
+  RoccController() = default;
+  RoccController(const Setting& s, std::int64_t f_init) : s_(s), f_(f_init) {}
+  static Setting for_link(const RoccCpParams& p, RateBps rate_bps);
+
+  // Algorithm 1 with the queue length in bytes; returns F (in dF).
+  std::int64_t update(Bytes queue_bytes, Bytes delta_q);
+  std::int64_t fair_rate() const { return f_; }
+
+ private:
+  Setting s_{};
+  std::int64_t f_ = 0;
+  std::int64_t q_old_ = 0;
+};
+
+class RoccCp final : public SwitchMechanism {
+ public:
+  RoccCp(const RoccCpParams& p, Switch& sw, Network& net);
+  void start() override;
+  const RoccController& controller(std::size_t port) const { return ports_[port]; }
+
+ private:
+  void on_tick();
+
+  const RoccCpParams& p_;
+  Switch& sw_;
+  Network& net_;
+  std::vector<RoccController> ports_;
+  std::vector<std::uint32_t> flows_;  // scratch: distinct flows in one queue
+  Timer tick_;
+};
+
+}  // namespace lossless

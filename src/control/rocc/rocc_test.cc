@@ -1,0 +1,105 @@
+#include <gtest/gtest.h>
+
+#include "control/cc_test_harness.h"
+#include "control/rocc/rocc_cp.h"
+#include "control/rocc/rocc_rp.h"
+
+namespace lossless {
+namespace {
+
+RoccController controller_40g(std::int64_t f) {
+  RoccCpParams p;
+  return RoccController(RoccController::for_link(p, 40'000'000'000), f);
+}
+
+TEST(RoccCp, FixedPointSettingsPerLinkSpeed) {
+  RoccCpParams p;
+  auto s = RoccController::for_link(p, 40'000'000'000);
+  EXPECT_EQ(s.f_max, 4000);
+  EXPECT_EQ(s.q_ref, 250);  // 150 KB / 600 B
+  EXPECT_EQ(s.q_mid, 500);
+  EXPECT_EQ(s.q_max, 600);
+  auto h = RoccController::for_link(p, 100'000'000'000);
+  EXPECT_EQ(h.f_max, 10000);
+  EXPECT_EQ(h.q_ref, 500);
+  EXPECT_DOUBLE_EQ(h.alpha0, 0.45);
+}
+
+TEST(RoccCp, QueueAboveQmaxResetsToFmin) {
+  auto c = controller_40g(1000);  // > F_max/8 = 500
+  EXPECT_EQ(c.update(360'000, 600), 10);
+  auto low = controller_40g(400);  // not above F_max/8: the PI branch instead
+  EXPECT_GT(low.update(360'000, 600), 10);
+}
+
+TEST(RoccCp, FastQueueGrowthHalves) {
+  auto c = controller_40g(3000);
+  EXPECT_EQ(c.update(0, 600), 3075);        // empty queue: + 0.3 x Q_ref (250)
+  EXPECT_EQ(c.update(300'000, 600), 1537);  // grew by Q_mid = 500 units in one period: F / 2
+}
+
+TEST(RoccCp, PiWithAutoTunedGains) {
+  // F = 100 of F_max 4000: level reaches 64, ratio 32, alpha = 0.3/32, beta = 1.5/32.
+  auto c = controller_40g(100);
+  EXPECT_EQ(c.update(0, 600), 102);  // 100 + 0.009375 x 250 = 102.34, truncated
+  // F = 2000 = F_max/2: full gains. A jump of the queue to Q_ref costs beta x 250; holding there changes
+  // nothing.
+  auto h = controller_40g(2000);
+  EXPECT_EQ(h.update(150'000, 600), 2000 - 375);
+  EXPECT_EQ(h.update(150'000, 600), 1625);
+  // Below F_max/2 the gains halve (ratio 2): queue 60 KB above Q_ref, grown by 60 KB.
+  EXPECT_EQ(h.update(210'000, 600), 1625 - 15 - 75);
+}
+
+using Harness = test::CcHarness<RoccRpParams, RoccSender>;
+
+Packet cnp(double rate_bps, std::uint32_t origin) {
+  Packet p;
+  p.type = PacketType::kFeedback;
+  p.feedback = static_cast<std::uint64_t>(rate_bps);
+  p.feedback_origin = origin;
+  return p;
+}
+
+TEST(RoccRp, AcceptanceRulesAndReactionDelay) {
+  Harness h(RoccRpParams{});
+  h.cc().on_cnp(cnp(30e9, 1));               // first CNP: accepted even though it is the first
+  EXPECT_DOUBLE_EQ(h.qp().rate_bps, 100e9);  // not before the 15 us reaction delay
+  h.sim.run(h.sim.now() + 15 * kPsPerUs);
+  EXPECT_DOUBLE_EQ(h.qp().rate_bps, 30e9);
+  h.cc().on_cnp(cnp(50e9, 2));  // higher, from another CP: ignored
+  h.sim.run(h.sim.now() + 15 * kPsPerUs);
+  EXPECT_DOUBLE_EQ(h.qp().rate_bps, 30e9);
+  h.cc().on_cnp(cnp(40e9, 1));  // higher, from the CP that set the rate: accepted
+  h.sim.run(h.sim.now() + 15 * kPsPerUs);
+  EXPECT_DOUBLE_EQ(h.qp().rate_bps, 40e9);
+  h.cc().on_cnp(cnp(20e9, 3));  // lower, from anywhere: accepted
+  h.sim.run(h.sim.now() + 15 * kPsPerUs);
+  EXPECT_DOUBLE_EQ(h.qp().rate_bps, 20e9);
+  EXPECT_TRUE(h.cc().limited());
+}
+
+TEST(RoccRp, RecoveryDoublesUntilLineRateRemovesTheLimiter) {
+  Harness h(RoccRpParams{});
+  h.cc().on_cnp(cnp(20e9, 1));
+  h.sim.run(h.sim.now() + 15 * kPsPerUs);
+  h.sim.run(h.sim.now() + 55 * kPsPerUs);
+  EXPECT_DOUBLE_EQ(h.qp().rate_bps, 40e9);
+  h.sim.run(h.sim.now() + 55 * kPsPerUs);
+  EXPECT_DOUBLE_EQ(h.qp().rate_bps, 80e9);
+  h.sim.run(h.sim.now() + 55 * kPsPerUs);
+  EXPECT_DOUBLE_EQ(h.qp().rate_bps, 100e9);
+  EXPECT_FALSE(h.cc().limited());
+}
+
+TEST(RoccRp, EcnCnpsAreNotRoccFeedback) {
+  Harness h(RoccRpParams{});
+  Packet p;
+  p.type = PacketType::kCnp;
+  h.cc().on_cnp(p);
+  h.sim.run(h.sim.now() + 20 * kPsPerUs);
+  EXPECT_DOUBLE_EQ(h.qp().rate_bps, 100e9);
+}
+
+}  // namespace
+}  // namespace lossless
