@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "control/congestion_control.h"
+#include "net/switch_mechanism.h"
 #include "core/error.h"
 #include "scenario/hpcc_config.h"
 #include "scenario/key_docs.h"
@@ -225,7 +226,14 @@ int cmd_list(int argc, char** argv) {
     std::printf(
         "switch flow control (switch.flow_control): pfc (lossless, PFC per switch.pfc), none (lossy, tail "
         "drop)\n");
-    std::printf("switch mechanisms (switch.mechanism): none (RED/ECN marking per switch.ecn only)\n");
+    std::printf("switch mechanisms (switch.mechanism, parameters under switch.params):\n");
+    std::printf("  none — RED/ECN marking per switch.ecn only\n");
+    for (const auto& s : MechanismRegistry::all()) {
+      std::printf("  %s — %s\n", s.name.c_str(), s.summary.c_str());
+      std::ostringstream os;
+      s.print_params(os);
+      std::fputs(os.str().c_str(), stdout);
+    }
   }
   if (all || what == "switch") {
     std::printf("switch keys (defaults as resolved by the parser):\n");
