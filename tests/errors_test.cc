@@ -91,6 +91,7 @@ TEST(BadInput, GoodScenarioValidates) {
   EXPECT_EQ(run_cli("list switch", &err), 0) << err;
   EXPECT_EQ(run_cli("list nic", &err), 0) << err;
   EXPECT_EQ(run_cli("list bogus", &err), 2) << err;
+  EXPECT_EQ(run_cli("plot /nonexistent/run", &err), 2) << err;
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 // lossless: command-line entry point. Exit status: 0 success, 2 bad input (one clear message), 1 internal
 // error.
+#include <sys/wait.h>
+
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -12,8 +14,8 @@
 #include <vector>
 
 #include "control/congestion_control.h"
-#include "net/switch_mechanism.h"
 #include "core/error.h"
+#include "net/switch_mechanism.h"
 #include "scenario/hpcc_config.h"
 #include "scenario/key_docs.h"
 #include "scenario/runner.h"
@@ -29,6 +31,7 @@ constexpr const char* kUsage = R"(usage:
   lossless hpcc CONFIG.txt [-o OUT_DIR] [--quiet]
   lossless sweep SWEEP.yaml [-j N] [-o OUT_DIR] [--quiet]
   lossless list [cc|mechanisms|switch|nic|workloads|topologies]
+  lossless plot OUT_DIR... [-o FIG_DIR]
 )";
 
 [[noreturn]] void usage_error(const std::string& msg) {
@@ -207,6 +210,20 @@ int cmd_sweep(int argc, char** argv) {
   return 0;
 }
 
+// Figures are drawn by tools/plot.py with Debian's matplotlib (the system Python, where apt installs it).
+int cmd_plot(int argc, char** argv) {
+  if (argc < 3) usage_error("plot needs at least one output directory");
+  std::string cmd = "/usr/bin/python3 '" + std::string(LOSSLESS_SOURCE_DIR) + "/tools/plot.py'";
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.find('\'') != std::string::npos) usage_error("plot: quotes in paths are not supported");
+    cmd += " '" + a + "'";
+  }
+  int status = std::system(cmd.c_str());
+  if (status == -1) throw InternalError("cannot start /usr/bin/python3");
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 int cmd_list(int argc, char** argv) {
   std::string what = argc > 2 ? argv[2] : "all";
   bool all = what == "all";
@@ -280,6 +297,7 @@ int main(int argc, char** argv) {
     if (cmd == "validate") return cmd_validate(argc, argv);
     if (cmd == "sweep") return cmd_sweep(argc, argv);
     if (cmd == "hpcc") return cmd_hpcc(argc, argv);
+    if (cmd == "plot") return cmd_plot(argc, argv);
     if (cmd == "list") return cmd_list(argc, argv);
     if (cmd == "-h" || cmd == "--help" || cmd == "help") {
       std::fputs(kUsage, stdout);

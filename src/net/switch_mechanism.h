@@ -2,6 +2,7 @@
 // `switch.mechanism`. A mechanism sees its switch's ports and queues, runs its own timers, and sends feedback
 // packets to the sources of flows (Switch::send_feedback): real packets, routed back at priority 0.
 #pragma once
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <ostream>
@@ -19,6 +20,10 @@ class SwitchMechanism {
   virtual ~SwitchMechanism() = default;
   // Called once the fabric is built, before any flow starts.
   virtual void start() {}
+  // Appends the scheme's own trace rows (if it keeps any) to `out`, a CSV the runner opened.
+  virtual void write_trace(std::FILE* out) const { (void)out; }
+  // The header of that CSV, or null when the scheme writes none; its file is <scheme>.csv.
+  virtual const char* trace_header() const { return nullptr; }
 };
 
 class MechanismFactory {

@@ -207,7 +207,15 @@ RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
   r.peak_rss_kb = peak_rss_kb();
   r.counters = net.counters();
   r.counters.pfc_log.clear();
-  if (opts.write_outputs) write_outputs(sc, net, r, dir);
+  if (opts.write_outputs) {
+    write_outputs(sc, net, r, dir);
+    if (sc.mechanism && net.switch_count() > 0 && net.switch_at(0).mechanism()->trace_header()) {
+      std::FILE* f = open_out(dir / (sc.mechanism_name + ".csv"));
+      std::fputs(net.switch_at(0).mechanism()->trace_header(), f);
+      for (std::size_t s = 0; s < net.switch_count(); ++s) net.switch_at(s).mechanism()->write_trace(f);
+      std::fclose(f);
+    }
+  }
   if (!opts.hpcc_fct_path.empty()) write_hpcc_fct(net, opts.hpcc_fct_path);
   if (!opts.hpcc_pfc_path.empty()) write_hpcc_pfc(net, opts.hpcc_pfc_path);
   return r;

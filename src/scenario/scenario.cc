@@ -129,7 +129,7 @@ Bytes size_or_auto(YamlMap& m, const std::string& key) {
 }
 
 SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, const SubstrateHints& hints,
-                         std::unique_ptr<MechanismFactory>* mechanism) {
+                         std::unique_ptr<MechanismFactory>* mechanism, std::string* mechanism_name) {
   SwitchConfig c;
   c.buffer_bytes = m.size("buffer", 32'000'000);
   if (c.buffer_bytes == 0) m.fail("buffer", "must be positive");
@@ -185,6 +185,7 @@ SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, 
         m.fail("mechanism", "unknown switch mechanism '" + mech + "' (known: " + names + ")");
       }
       *mechanism = scheme->make(params);
+      *mechanism_name = mech;
     }
     if (!hints.required_mechanism.empty() && mech != hints.required_mechanism)
       m.fail("mechanism", "the congestion control needs switch.mechanism: " + hints.required_mechanism);
@@ -333,6 +334,13 @@ std::vector<Flow> read_workload_entry(YamlMap m, std::uint32_t index, const Topo
     if (s.hosts.size() < 2) m.fail("hosts", "needs at least 2 hosts");
     m.set_out("hosts", host_set_out(s.hosts, topo.hosts));
     m.choice("dst", "uniform", {"uniform"});
+    if (m.has("dst_hosts")) {
+      s.dst_hosts = read_host_set(m, m.raw("dst_hosts"), "dst_hosts", topo.hosts);
+      if (s.dst_hosts.size() == 1 &&
+          std::find(s.hosts.begin(), s.hosts.end(), s.dst_hosts[0]) != s.hosts.end())
+        m.fail("dst_hosts", "a sender would have no destination but itself");
+      m.set_out("dst_hosts", host_set_out(s.dst_hosts, topo.hosts));
+    }
     s.priority = prio();
     std::string path = resolve_cdf_path(cdf_name, scenario_dir);
     if (!std::filesystem::exists(path))
@@ -534,7 +542,8 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& file, const S
     cc.finish();
   }
   sc.nic = read_nic(top.map("nic"), *sc.cc);
-  sc.sw = read_switch(top.map("switch"), sc.topology, sc.nic, sc.cc->hints(), &sc.mechanism);
+  sc.sw =
+      read_switch(top.map("switch"), sc.topology, sc.nic, sc.cc->hints(), &sc.mechanism, &sc.mechanism_name);
   if (sc.nic.rto_ps == kTimeNever) {
     // auto: lossless fabrics need no timeout (NACKs cover reordering); lossy ones need one for tail losses.
     sc.nic.rto_ps = sc.sw.lossless() ? 0 : kPsPerMs;

@@ -46,6 +46,7 @@ struct Scenario {
   std::string cc_algorithm;
   std::unique_ptr<CcFactory> cc;
   std::unique_ptr<MechanismFactory> mechanism;  // null = none
+  std::string mechanism_name = "none";
   std::vector<Flow> flows;
   MonitorConfig monitor;
   OutputConfig output;

@@ -23,9 +23,15 @@ std::vector<Flow> generate_poisson(const PoissonSpec& spec, const SizeCdf& cdf,
     while (t < static_cast<double>(end)) {
       Flow f;
       f.src = src;
-      std::uint32_t pick = static_cast<std::uint32_t>(rng.below(spec.hosts.size() - 1));
-      f.dst = spec.hosts[pick];
-      if (f.dst == src) f.dst = spec.hosts.back();  // uniform over the others
+      if (spec.dst_hosts.empty()) {
+        std::uint32_t pick = static_cast<std::uint32_t>(rng.below(spec.hosts.size() - 1));
+        f.dst = spec.hosts[pick];
+        if (f.dst == src) f.dst = spec.hosts.back();  // uniform over the others
+      } else {
+        do {
+          f.dst = spec.dst_hosts[rng.below(spec.dst_hosts.size())];
+        } while (f.dst == src);
+      }
       f.size_bytes = cdf.sample(rng, spec.sampling);
       f.start_ps = static_cast<TimePs>(t);
       f.priority = spec.priority;

@@ -14,7 +14,8 @@ struct PoissonSpec {
   double load = 0.3;  // fraction of each sender's link rate
   TimePs start_ps = 0;
   TimePs duration_ps = 0;
-  std::vector<std::uint32_t> hosts;  // senders, and the destinations they pick from uniformly
+  std::vector<std::uint32_t> hosts;      // senders, and the destinations they pick from uniformly
+  std::vector<std::uint32_t> dst_hosts;  // when not empty: the destinations instead
   CdfSampling sampling = CdfSampling::kLinear;
   std::uint8_t priority = 3;
 };

@@ -1,6 +1,8 @@
 #include "control/rocc/rocc_cp.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <string>
 
 #include "control/mechanism_scheme.h"
 #include "net/network.h"
@@ -48,6 +50,7 @@ void RoccCp::start() {
     RoccController::Setting s = RoccController::for_link(p_, port.rate_bps());
     ports_.emplace_back(s, p_.f_init ? static_cast<std::int64_t>(p_.f_init) : s.f_min);
   }
+  ever_queued_.assign(ports_.size(), false);
   tick_.arm_after(net_.sim(), p_.period);
 }
 
@@ -56,6 +59,9 @@ void RoccCp::on_tick() {
     const Port& port = sw_.ports[i];
     Bytes data_bytes = port.queued_bytes - port.queues[kControlPriority].bytes();
     std::int64_t f = ports_[i].update(data_bytes, p_.delta_q);
+    if (data_bytes > 0) ever_queued_[i] = true;
+    if (p_.trace && ever_queued_[i])
+      trace_.push_back({net_.sim().now(), static_cast<std::uint16_t>(i), f, data_bytes});
     if (data_bytes == 0) continue;
     // Flow table: the flows with a packet in the queue now; one CNP each.
     flows_.clear();
@@ -70,6 +76,15 @@ void RoccCp::on_tick() {
       sw_.send_feedback(flow, static_cast<std::uint64_t>(f) * p_.delta_f, origin);
   }
   tick_.arm_after(net_.sim(), p_.period);
+}
+
+void RoccCp::write_trace(std::FILE* out) const {
+  const std::string node = net_.topology().node_name(sw_.node());
+  for (const auto& r : trace_)
+    std::fprintf(out, "%.3f,%s,%u,%lld,%llu\n", ps_to_ns(r.time_ps), node.c_str(),
+                 static_cast<unsigned>(r.port),
+                 static_cast<long long>(r.f) * static_cast<long long>(p_.delta_f),
+                 static_cast<unsigned long long>(r.queue_bytes));
 }
 
 LOSSLESS_REGISTER_MECHANISM(

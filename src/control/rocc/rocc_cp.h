@@ -26,6 +26,7 @@ struct RoccCpParams {
   std::vector<RateValue> q_max{{40'000'000'000, 360'000}, {100'000'000'000, 660'000}};
   std::vector<RateValue> alpha0{{40'000'000'000, 0.3}, {100'000'000'000, 0.45}};
   std::vector<RateValue> beta0{{40'000'000'000, 1.5}, {100'000'000'000, 2.25}};
+  bool trace = false;
 
   template <class V>
   void visit(V& v) {
@@ -40,6 +41,7 @@ struct RoccCpParams {
     v.size_table("q_max", q_max, "Q_max: queue that resets F to F_min (360KB / 660KB)");
     v.real_table("alpha0", alpha0, "PI gain on Q - Q_ref before auto-tuning (0.3 / 0.45)", 0, 1000);
     v.real_table("beta0", beta0, "PI gain on Q - Q_old before auto-tuning (1.5 / 2.25)", 0, 1000);
+    v.flag("trace", trace, "write rocc.csv: fair rate and queue of every congested port at every period");
   }
 };
 
@@ -57,6 +59,7 @@ class RoccController {
   // Algorithm 1 with the queue length in bytes; returns F (in dF).
   std::int64_t update(Bytes queue_bytes, Bytes delta_q);
   std::int64_t fair_rate() const { return f_; }
+  const Setting& setting() const { return s_; }
 
  private:
   Setting s_{};
@@ -68,6 +71,10 @@ class RoccCp final : public SwitchMechanism {
  public:
   RoccCp(const RoccCpParams& p, Switch& sw, Network& net);
   void start() override;
+  void write_trace(std::FILE* out) const override;
+  const char* trace_header() const override {
+    return p_.trace ? "time_ns,node,port,fair_rate_bps,queue_bytes\n" : nullptr;
+  }
   const RoccController& controller(std::size_t port) const { return ports_[port]; }
 
  private:
@@ -78,6 +85,14 @@ class RoccCp final : public SwitchMechanism {
   Network& net_;
   std::vector<RoccController> ports_;
   std::vector<std::uint32_t> flows_;  // scratch: distinct flows in one queue
+  struct TraceRow {
+    TimePs time_ps;
+    std::uint16_t port;
+    std::int64_t f;
+    Bytes queue_bytes;
+  };
+  std::vector<TraceRow> trace_;
+  std::vector<bool> ever_queued_;  // ports traced: those that have held data
   Timer tick_;
 };
 
