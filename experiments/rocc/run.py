@@ -2,7 +2,8 @@
 """Re-runs the RoCC paper's micro-benchmarks (TPDS'23 §VI) and prints each result beside the paper's number.
 
 usage: experiments/rocc/run.py [--lossless build/lossless] [--out out/rocc] [--plot]
-Experiments: (a) fairness and queue for N = 2, 10, 100 at 40G and 100G; (c) multi-bottleneck; (d) asymmetric
+Experiments: (a) fairness and queue for N = 2, 10, 100 at 40G and 100G; (b) the 3 -> 100 -> 3 flow staircase;
+(c) multi-bottleneck; (d) asymmetric
 topology with RoCC and with HPCC; (e) the large-scale scenario at reduced duration. Rates are wire rates averaged
 from 4 ms to the end (8 ms). Standard library only (--plot calls `lossless plot`, which needs matplotlib).
 """
@@ -57,6 +58,19 @@ def main():
             lines.append((f"(a) {gbps}G N={n}: per-flow rate / (B/N), min-max",
                           f"{min(r.values()) / fair:.3f} - {max(r.values()) / fair:.3f}", "1.0 (within ~2 ms)"))
             lines.append((f"(a) {gbps}G N={n}: mean queue (KB)", f"{mean_queue(out) / 1e3:.0f}", f"{qref} (Q_ref)"))
+    out = run(a.lossless, "b-staircase.yaml", os.path.join(a.out, "b-staircase"))
+    outs.append(out)
+    trace = [(float(r["time_ns"]), float(r["fair_rate_bps"])) for r in csv.DictReader(open(os.path.join(out, "rocc.csv")))
+             if r["node"] == "s0" and r["port"] == "0"]
+    for t0, t1, target in ((0, 10e6, 40e9 / 3), (10e6, 20e6, 40e9 / 100), (20e6, 30e6, 40e9 / 3)):
+        window = [(t, f) for t, f in trace if t0 <= t < t1]
+        settled = t1
+        for t, f in reversed(window):
+            if abs(f / target - 1) > 0.10:
+                break
+            settled = t
+        lines.append((f"(b) step at {t0 / 1e6:.0f} ms to {target / 1e9:.2f} Gb/s: settled (+-10 %) after",
+                      f"{(settled - t0) / 1e6:.1f} ms", "< 2 ms"))
     out = run(a.lossless, "c-multi-bottleneck.yaml", os.path.join(a.out, "c-multi-bottleneck"))
     outs.append(out)
     r = wire_rates(out)
