@@ -224,6 +224,16 @@ int cmd_plot(int argc, char** argv) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
+template <class Entry>
+void print_schemes(const std::vector<Entry>& schemes) {
+  for (const auto& s : schemes) {
+    std::printf("  %s — %s\n", s.name.c_str(), s.summary.c_str());
+    std::ostringstream os;
+    s.print_params(os);
+    std::fputs(os.str().c_str(), stdout);
+  }
+}
+
 int cmd_list(int argc, char** argv) {
   std::string what = argc > 2 ? argv[2] : "all";
   bool all = what == "all";
@@ -232,12 +242,7 @@ int cmd_list(int argc, char** argv) {
     usage_error("list takes cc, mechanisms, switch, nic, workloads or topologies, not '" + what + "'");
   if (all || what == "cc") {
     std::printf("congestion control (cc.algorithm, parameters under cc.params):\n");
-    for (const auto& s : CcRegistry::all()) {
-      std::printf("  %s — %s\n", s.name.c_str(), s.summary.c_str());
-      std::ostringstream os;
-      s.print_params(os);
-      std::fputs(os.str().c_str(), stdout);
-    }
+    print_schemes(CcRegistry::all());
   }
   if (all || what == "mechanisms") {
     std::printf(
@@ -245,12 +250,7 @@ int cmd_list(int argc, char** argv) {
         "drop)\n");
     std::printf("switch mechanisms (switch.mechanism, parameters under switch.params):\n");
     std::printf("  none — RED/ECN marking per switch.ecn only\n");
-    for (const auto& s : MechanismRegistry::all()) {
-      std::printf("  %s — %s\n", s.name.c_str(), s.summary.c_str());
-      std::ostringstream os;
-      s.print_params(os);
-      std::fputs(os.str().c_str(), stdout);
-    }
+    print_schemes(MechanismRegistry::all());
   }
   if (all || what == "switch") {
     std::printf("switch keys (defaults as resolved by the parser):\n");

@@ -34,18 +34,21 @@ class CcFactoryOf final : public CcFactory {
   Params p_;
 };
 
-template <class Params, class Factory>
-CcScheme make_cc_scheme(const char* name, const char* summary) {
-  CcScheme s;
+// The registry entry of a scheme: parses Params (defaults from `initial` when it exists, then every key
+// through `visit`, unknown keys rejected) into a Concrete factory, and prints the parameters for `lossless
+// list`.
+template <class Base, class Params, class Concrete>
+SchemeEntry<Base> make_scheme_entry(const char* name, const char* summary) {
+  SchemeEntry<Base> s;
   s.name = name;
   s.summary = summary;
-  s.make = [](YamlMap& m) -> std::unique_ptr<CcFactory> {
+  s.make = [](YamlMap& m) -> std::unique_ptr<Base> {
     Params p{};
     if constexpr (HasInitial<Params>) p = Params::initial(m);
     YamlParamVisitor v(m);
     p.visit(v);
     m.finish();
-    return std::make_unique<Factory>(p);
+    return std::make_unique<Concrete>(p);
   };
   s.print_params = [](std::ostream& os) {
     Params p{};
@@ -57,9 +60,10 @@ CcScheme make_cc_scheme(const char* name, const char* summary) {
 
 #define LOSSLESS_CC_CONCAT2(a, b) a##b
 #define LOSSLESS_CC_CONCAT(a, b) LOSSLESS_CC_CONCAT2(a, b)
-#define LOSSLESS_REGISTER_CC(Params, Sender, name, summary)                        \
-  static const bool LOSSLESS_CC_CONCAT(kRegisteredCc, __LINE__) [[maybe_unused]] = \
-      ::lossless::CcRegistry::add(                                                 \
-          ::lossless::make_cc_scheme<Params, ::lossless::CcFactoryOf<Params, Sender>>(name, summary))
+#define LOSSLESS_REGISTER_CC(Params, Sender, name, summary)                                                  \
+  static const bool                                                                                          \
+  LOSSLESS_CC_CONCAT(kRegisteredCc, __LINE__) [[maybe_unused]] = ::lossless::CcRegistry::add(                \
+      ::lossless::make_scheme_entry<::lossless::CcFactory, Params, ::lossless::CcFactoryOf<Params, Sender>>( \
+          name, summary))
 
 }  // namespace lossless

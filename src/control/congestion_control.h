@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/scheme_registry.h"
 #include "core/simulator.h"
 #include "net/config.h"
 #include "net/packet.h"
@@ -55,19 +56,7 @@ class CcFactory {
   virtual SubstrateHints hints() const { return {}; }
 };
 
-struct CcScheme {
-  std::string name;
-  std::string summary;
-  std::function<std::unique_ptr<CcFactory>(YamlMap& params)> make;
-  std::function<void(std::ostream&)> print_params;
-};
-
-// Schemes register once at start-up from their own file; the table is read-only afterwards.
-class CcRegistry {
- public:
-  static bool add(CcScheme scheme);
-  static const CcScheme* find(const std::string& name);
-  static const std::vector<CcScheme>& all();
-};
+using CcScheme = SchemeEntry<CcFactory>;
+using CcRegistry = SchemeRegistry<CcScheme>;
 
 }  // namespace lossless

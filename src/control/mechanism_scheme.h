@@ -18,29 +18,10 @@ class MechanismFactoryOf final : public MechanismFactory {
   Params p_;
 };
 
-template <class Params, class Mechanism>
-MechanismScheme make_mechanism_scheme(const char* name, const char* summary) {
-  MechanismScheme s;
-  s.name = name;
-  s.summary = summary;
-  s.make = [](YamlMap& m) -> std::unique_ptr<MechanismFactory> {
-    Params p{};
-    YamlParamVisitor v(m);
-    p.visit(v);
-    m.finish();
-    return std::make_unique<MechanismFactoryOf<Params, Mechanism>>(p);
-  };
-  s.print_params = [](std::ostream& os) {
-    Params p{};
-    ParamPrinter printer(os);
-    p.visit(printer);
-  };
-  return s;
-}
-
 #define LOSSLESS_REGISTER_MECHANISM(Params, Mechanism, name, summary)                     \
   static const bool LOSSLESS_CC_CONCAT(kRegisteredMechanism, __LINE__) [[maybe_unused]] = \
       ::lossless::MechanismRegistry::add(                                                 \
-          ::lossless::make_mechanism_scheme<Params, Mechanism>(name, summary))
+          ::lossless::make_scheme_entry<::lossless::MechanismFactory, Params,             \
+                                        ::lossless::MechanismFactoryOf<Params, Mechanism>>(name, summary))
 
 }  // namespace lossless

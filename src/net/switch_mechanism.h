@@ -3,11 +3,9 @@
 // packets to the sources of flows (Switch::send_feedback): real packets, routed back at priority 0.
 #pragma once
 #include <cstdio>
-#include <functional>
 #include <memory>
-#include <ostream>
-#include <string>
-#include <vector>
+
+#include "core/scheme_registry.h"
 
 namespace lossless {
 
@@ -32,18 +30,7 @@ class MechanismFactory {
   virtual std::unique_ptr<SwitchMechanism> create(Switch& sw, Network& net) const = 0;
 };
 
-struct MechanismScheme {
-  std::string name;
-  std::string summary;
-  std::function<std::unique_ptr<MechanismFactory>(YamlMap& params)> make;
-  std::function<void(std::ostream&)> print_params;
-};
-
-class MechanismRegistry {
- public:
-  static bool add(MechanismScheme scheme);
-  static const MechanismScheme* find(const std::string& name);
-  static const std::vector<MechanismScheme>& all();
-};
+using MechanismScheme = SchemeEntry<MechanismFactory>;
+using MechanismRegistry = SchemeRegistry<MechanismScheme>;
 
 }  // namespace lossless
