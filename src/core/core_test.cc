@@ -67,6 +67,44 @@ TEST(EventQueue, HeapStaysSortedUnderRandomLoad) {
   }
 }
 
+// Pushes made while popping, as a simulation does: mostly at a few fixed offsets from the current time (FIFO
+// lanes), some at random offsets, some with order keys reserved earlier (out of order within their lane).
+// Whatever store holds them, events must come out in (time, order) order.
+TEST(EventQueue, LanesAndHeapTogetherPopInKeyOrder) {
+  EventQueue q;
+  RngStream rng(7, "lanes");
+  auto fn = [](void*, std::uint64_t) {};
+  const TimePs offsets[] = {1'083'840, 1'020'960, 83'840, 20'960, 55'000'000};
+  std::vector<std::uint64_t> reserved;
+  TimePs now = 0;
+  std::uint64_t last_order = 0;
+  std::size_t popped = 0;
+  for (int i = 0; i < 200; ++i) q.push(rng.below(2'000'000), fn, nullptr, 0);
+  while (!q.empty()) {
+    Event e = q.pop();
+    ASSERT_GE(e.time, now);
+    if (e.time == now && popped > 0) {
+      ASSERT_GT(e.order, last_order);
+    }
+    now = e.time;
+    last_order = e.order;
+    if (++popped > 200'000) continue;
+    const std::uint64_t r = rng.below(100);
+    if (r < 70) {
+      q.push(now + offsets[rng.below(5)], fn, nullptr, 0);
+    } else if (r < 80) {
+      q.push(now + rng.below(3'000'000), fn, nullptr, 0);
+    } else if (r < 90) {
+      reserved.push_back(q.reserve());
+    } else if (!reserved.empty()) {
+      q.push_ordered(now + offsets[rng.below(5)], reserved.front(), fn, nullptr, 0);
+      reserved.erase(reserved.begin());
+    }
+    if (r < 30) q.push(now + offsets[0], fn, nullptr, 0);  // keep the population up
+  }
+  EXPECT_GT(popped, 200'000u);
+}
+
 TEST(Simulator, StopsAtHorizonAndOnRequest) {
   Simulator sim;
   int fired = 0;

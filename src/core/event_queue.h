@@ -1,16 +1,21 @@
-// The event queue: a 4-ary min-heap of small POD entries ordered by (time, phase, insertion sequence).
-// Simultaneous events run in a deterministic order: lower phase first, then FIFO. No fudge deltas (STYLE P3).
+// The event queue, ordered by (time, phase, insertion sequence): simultaneous events run in a deterministic
+// order, lower phase first, then FIFO. No fudge deltas (STYLE P3).
+//
+// Most events of a packet simulator are due a fixed offset after the moment they are scheduled: a packet
+// reaches the far end of a link serialization + propagation after it starts, a timer fires one period after
+// it is armed. Events scheduled with the same offset from a clock that never goes back arrive already sorted,
+// so they need a FIFO, not a heap. The queue keeps a few such FIFOs ("lanes", chosen by a hash of the offset)
+// and merges their heads with a small heap; an event whose lane would go out of order goes to the general
+// heap instead. Which store holds an event never changes when it runs: the pop order is the key order in all
+// cases.
 #pragma once
-#include <algorithm>
 #include <cstdint>
-#include <new>
 #include <vector>
 
+#include "core/event_heap.h"
 #include "core/time.h"
 
 namespace lossless {
-
-using EventFn = void (*)(void* target, std::uint64_t arg);
 
 // Phases for events due at the same instant. Most events are kNormal; a scheme that needs "A before B at the
 // same time" (DCQCN's alpha update before its rate decrease) says so with a phase instead of adding 1 ns.
@@ -26,106 +31,170 @@ struct Event {
 
 class EventQueue {
  public:
-  EventQueue() = default;
+  EventQueue() : lanes_(kLanes) {}
   EventQueue(const EventQueue&) = delete;
   EventQueue& operator=(const EventQueue&) = delete;
-  ~EventQueue() { ::operator delete[](keys_raw_, std::align_val_t{64}); }
 
   void push(TimePs time, EventFn fn, void* target, std::uint64_t arg,
             EventPhase phase = EventPhase::kNormal) {
     push_ordered(time, reserve(phase), fn, target, arg);
   }
   // An order key taken now for an event that may be pushed later: the event then runs exactly where it would
-  // have run had it been pushed now. Lets a component keep one pending event (the head of a link, a port's
-  // next transmission) instead of one per packet, without changing the simulation.
+  // have run had it been pushed now.
   std::uint64_t reserve(EventPhase phase = EventPhase::kNormal) {
     return (static_cast<std::uint64_t>(phase) << 56) | (seq_++ & kSeqMask);
   }
   void push_ordered(TimePs time, std::uint64_t order, EventFn fn, void* target, std::uint64_t arg) {
-    if (n_ == cap_) grow();
-    sift_up(n_++, Key{time, order}, Payload{fn, target, arg});
+    const EventKey k{time, order};
+    const EventPayload p{fn, target, arg};
+    // Events in the past of the last pop cannot be scheduled; the offset is what groups events into lanes.
+    const TimePs offset = time - last_time_;
+    const std::uint32_t li = lane_of(offset);
+    Lane& lane = lanes_[li];
+    if (lane.tag != offset) {
+      // A lane serves one offset; it changes hands only when empty, and an offset gets a lane the second time
+      // it is seen: one-off offsets (a flow's odd-sized last packet) would only crowd the merge heap.
+      if (lane.empty()) lane.tag = offset;
+      heap_.push(k, p);
+    } else if (lane.empty()) {
+      lane.append(k, p);
+      heads_push(Head{k, li});
+    } else if (!event_before(k, lane.back_key())) {
+      lane.append(k, p);
+    } else {
+      heap_.push(k, p);
+    }
+    ++n_;
   }
   bool empty() const { return n_ == 0; }
   std::size_t size() const { return n_; }
-  Event top() const { return Event{keys_[0].time, keys_[0].order, pay_[0].fn, pay_[0].target, pay_[0].arg}; }
-  TimePs top_time() const { return keys_[0].time; }
-  void* top_target() const { return pay_[0].target; }
-  std::uint64_t top_arg() const { return pay_[0].arg; }
+  TimePs top_time() const { return from_lane() ? heads_[0].key.time : heap_.top_key().time; }
+  const EventPayload& top_payload() const {
+    return from_lane() ? lanes_[heads_[0].lane].front_payload() : heap_.top_payload();
+  }
+  void* top_target() const { return top_payload().target; }
+  std::uint64_t top_arg() const { return top_payload().arg; }
+  Event top() const {
+    const EventKey& k = from_lane() ? heads_[0].key : heap_.top_key();
+    const EventPayload& p = top_payload();
+    return Event{k.time, k.order, p.fn, p.target, p.arg};
+  }
   Event pop() {
     Event e = top();
+    if (from_lane()) {
+      Lane& lane = lanes_[heads_[0].lane];
+      lane.pop_front();
+      if (lane.empty())
+        heads_pop();
+      else
+        heads_replace_top(lane.front_key());
+    } else {
+      heap_.pop();
+    }
     --n_;
-    if (n_ > 0) sift_down(keys_[n_], pay_[n_]);
+    last_time_ = e.time;
     return e;
   }
 
  private:
-  // Keys and payloads live in parallel arrays: sifting compares only keys, and the four 16-byte keys of a
-  // node's children share one 64-byte cache line (the key array is offset so that each group is aligned).
-  struct Key {
-    TimePs time;
-    std::uint64_t order;
-  };
-  struct Payload {
-    EventFn fn;
-    void* target;
-    std::uint64_t arg;
-  };
   static constexpr std::uint64_t kSeqMask = (1ull << 56) - 1;
-  static bool before(const Key& a, const Key& b) {
-    return (a.time < b.time) | ((a.time == b.time) & (a.order < b.order));
-  }
-  void grow() {
-    std::size_t cap = cap_ ? 2 * cap_ : 1024;
-    auto* raw = static_cast<Key*>(::operator new[]((cap + 3) * sizeof(Key), std::align_val_t{64}));
-    if (n_) std::copy(keys_, keys_ + n_, raw + 3);
-    ::operator delete[](keys_raw_, std::align_val_t{64});
-    keys_raw_ = raw;
-    keys_ = raw + 3;  // children 4i+1..4i+4 of node i sit at raw[4(i+1)..4(i+1)+3]: one aligned line
-    pay_.resize(cap);
-    cap_ = cap;
-  }
-  void sift_up(std::size_t i, Key k, Payload p) {
-    while (i > 0) {
-      std::size_t parent = (i - 1) / 4;
-      if (!before(k, keys_[parent])) break;
-      keys_[i] = keys_[parent];
-      pay_[i] = pay_[parent];
-      i = parent;
-    }
-    keys_[i] = k;
-    pay_[i] = p;
-  }
-  // Places the former last element, starting from the root.
-  void sift_down(Key k, Payload p) {
-    const std::size_t n = n_;
-    std::size_t i = 0;
-    while (true) {
-      std::size_t c = 4 * i + 1;
-      if (c >= n) break;
-      std::size_t best;
-      if (c + 3 < n) {
-        std::size_t a = c + before(keys_[c + 1], keys_[c]);
-        std::size_t b = c + 2 + before(keys_[c + 3], keys_[c + 2]);
-        best = before(keys_[b], keys_[a]) ? b : a;
-      } else {
-        best = c;
-        for (std::size_t x = c + 1; x < n; ++x)
-          if (before(keys_[x], keys_[best])) best = x;
-      }
-      if (!before(keys_[best], k)) break;
-      keys_[i] = keys_[best];
-      pay_[i] = pay_[best];
-      i = best;
-    }
-    keys_[i] = k;
-    pay_[i] = p;
+  static constexpr std::uint32_t kLaneBits = 8;
+  static constexpr std::uint32_t kLanes = 1u << kLaneBits;
+
+  static std::uint32_t lane_of(TimePs offset) {
+    return static_cast<std::uint32_t>((offset * 0x9E3779B97F4A7C15ull) >> (64 - kLaneBits));
   }
 
-  Key* keys_raw_ = nullptr;
-  Key* keys_ = nullptr;
-  std::vector<Payload> pay_;
+  // A FIFO ring of events whose keys never decrease. Rings are long, read far behind their writes and
+  // interleaved with each other: more streams than the hardware prefetcher follows, so both ends prefetch.
+  class Lane {
+   public:
+    static constexpr std::size_t kPrefetchAhead = 8;
+    TimePs tag = ~TimePs{0};  // the offset this lane serves
+    bool empty() const { return count_ == 0; }
+    const EventKey& front_key() const { return keys_[head_]; }
+    const EventPayload& front_payload() const { return pay_[head_]; }
+    const EventKey& back_key() const { return keys_[(head_ + count_ - 1) & mask_]; }
+    void append(const EventKey& k, const EventPayload& p) {
+      if (count_ == keys_.size()) grow();
+      const std::size_t i = (head_ + count_) & mask_;
+      keys_[i] = k;
+      pay_[i] = p;
+      ++count_;
+      __builtin_prefetch(&keys_[(i + kPrefetchAhead) & mask_], 1);
+      __builtin_prefetch(&pay_[(i + kPrefetchAhead) & mask_], 1);
+    }
+    void pop_front() {
+      head_ = (head_ + 1) & mask_;
+      --count_;
+      __builtin_prefetch(&keys_[(head_ + kPrefetchAhead) & mask_]);
+      __builtin_prefetch(&pay_[(head_ + kPrefetchAhead) & mask_]);
+    }
+
+   private:
+    void grow() {
+      const std::size_t cap = keys_.empty() ? 64 : 2 * keys_.size();
+      std::vector<EventKey> keys(cap);
+      std::vector<EventPayload> pay(cap);
+      for (std::size_t i = 0; i < count_; ++i) {
+        keys[i] = keys_[(head_ + i) & mask_];
+        pay[i] = pay_[(head_ + i) & mask_];
+      }
+      keys_.swap(keys);
+      pay_.swap(pay);
+      head_ = 0;
+      mask_ = cap - 1;
+    }
+    std::vector<EventKey> keys_;
+    std::vector<EventPayload> pay_;
+    std::size_t head_ = 0;
+    std::size_t count_ = 0;
+    std::size_t mask_ = 0;
+  };
+
+  // Binary min-heap of the non-empty lanes' head keys.
+  struct Head {
+    EventKey key;
+    std::uint32_t lane;
+  };
+  bool from_lane() const {
+    return nheads_ > 0 && (heap_.empty() || event_before(heads_[0].key, heap_.top_key()));
+  }
+  void heads_push(Head h) {
+    std::uint32_t i = nheads_++;
+    while (i > 0) {
+      std::uint32_t parent = (i - 1) / 2;
+      if (!event_before(h.key, heads_[parent].key)) break;
+      heads_[i] = heads_[parent];
+      i = parent;
+    }
+    heads_[i] = h;
+  }
+  void heads_pop() {
+    --nheads_;
+    if (nheads_ > 0) heads_sift_down(heads_[nheads_]);
+  }
+  void heads_replace_top(const EventKey& k) { heads_sift_down(Head{k, heads_[0].lane}); }
+  void heads_sift_down(Head h) {
+    const std::uint32_t n = nheads_;
+    std::uint32_t i = 0;
+    while (true) {
+      std::uint32_t c = 2 * i + 1;
+      if (c >= n) break;
+      if (c + 1 < n && event_before(heads_[c + 1].key, heads_[c].key)) ++c;
+      if (!event_before(heads_[c].key, h.key)) break;
+      heads_[i] = heads_[c];
+      i = c;
+    }
+    heads_[i] = h;
+  }
+
+  EventHeap heap_;
+  std::vector<Lane> lanes_;
+  Head heads_[kLanes];
+  std::uint32_t nheads_ = 0;
   std::size_t n_ = 0;
-  std::size_t cap_ = 0;
+  TimePs last_time_ = 0;
   std::uint64_t seq_ = 0;
 };
 

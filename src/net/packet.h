@@ -28,8 +28,6 @@ struct IntHop {
 struct alignas(64) Packet {
   // --- line 1: per-hop fields
   Packet* next = nullptr;  // intrusive FIFO link (queue or link)
-  TimePs arrive_ps = 0;    // on a link: when it reaches the peer
-  std::uint64_t arrive_order = 0;
   const std::uint16_t* route =
       nullptr;            // egress port per switch hop (per-flow ECMP path); null = route by table
   std::uint32_t dst = 0;  // host index of the receiver

@@ -24,29 +24,17 @@ void Port::transmit(Packet* p) {
   const TimePs ser = clock.tx_time(p->wire_bytes);
   tx_bytes += p->wire_bytes;
   ++counters->packet_hops;
-  // The arrival's order key is taken now, so delivering it from the link FIFO later changes nothing.
-  p->arrive_ps = now + ser + delay_ps;
-  p->arrive_order = sim->reserve_order();
-  bool idle_link = in_flight_.empty();
-  in_flight_.push(p);
-  if (idle_link)
-    sim->at_reserved(p->arrive_ps, p->arrive_order, &Port::deliver_event, this,
-                     reinterpret_cast<std::uint64_t>(p));
+  // One event per packet on the wire, due a fixed offset (serialization + propagation) after now: the event
+  // queue keeps such events in a FIFO lane, so this costs no heap work. The event goes straight to the
+  // receiving port's owner.
+  sim->after(ser + delay_ps, peer->on_arrive, peer, reinterpret_cast<std::uint64_t>(p));
   busy_until_ = now + ser;
   tx_done_order_ = sim->reserve_order();
   tx_done_pending_ = queued_bytes > 0 || (owner_has_work && owner_has_work(owner));
-  if (tx_done_pending_) sim->at_reserved(busy_until_, tx_done_order_, &Port::tx_done_event, this);
-}
-
-void Port::deliver_event(void* target, std::uint64_t) {
-  auto* port = static_cast<Port*>(target);
-  Packet* p = port->in_flight_.pop();
-  if (!port->in_flight_.empty()) {
-    const Packet* next = port->in_flight_.front();
-    port->sim->at_reserved(next->arrive_ps, next->arrive_order, &Port::deliver_event, port,
-                           reinterpret_cast<std::uint64_t>(next));
-  }
-  port->peer->on_arrive(port->peer, reinterpret_cast<std::uint64_t>(p));
+  // The argument is only a prefetch hint for the event loop: the packet likely to be sent next.
+  if (tx_done_pending_)
+    sim->at_reserved(busy_until_, tx_done_order_, &Port::tx_done_event, this,
+                     reinterpret_cast<std::uint64_t>(queues[p->priority].front()));
 }
 
 void Port::tx_done_event(void* target, std::uint64_t) {

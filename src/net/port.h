@@ -69,14 +69,12 @@ class Port {
 
  private:
   static void tx_done_event(void* target, std::uint64_t arg);
-  static void deliver_event(void* target, std::uint64_t arg);
   static void pause_expire_event(void* target, std::uint64_t arg);
   void unpause(std::uint8_t prio);
 
   bool tx_done_pending_ = false;
   TimePs busy_until_ = 0;
   std::uint64_t tx_done_order_ = 0;
-  PacketFifo in_flight_;  // on the wire toward the peer, in arrival order; only the head has an event
   std::uint8_t rr_next_ = 1;
   std::array<std::uint32_t, kPriorities> pause_gen_{};
   std::array<TimePs, kPriorities> paused_since_{};

@@ -1,0 +1,105 @@
+// The general store of the event queue: a 4-ary min-heap ordered by (time, order). Keys and payloads live in
+// parallel arrays: sifting compares only keys, and the four 16-byte keys of a node's children share one
+// 64-byte cache line (the key array is offset so that each group is aligned).
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <new>
+#include <vector>
+
+#include "core/time.h"
+
+namespace lossless {
+
+using EventFn = void (*)(void* target, std::uint64_t arg);
+
+struct EventKey {
+  TimePs time;
+  std::uint64_t order;  // phase in the top 8 bits, insertion sequence below
+};
+struct EventPayload {
+  EventFn fn;
+  void* target;
+  std::uint64_t arg;
+};
+inline bool event_before(const EventKey& a, const EventKey& b) {
+  return (a.time < b.time) | ((a.time == b.time) & (a.order < b.order));
+}
+
+class EventHeap {
+ public:
+  EventHeap() = default;
+  EventHeap(const EventHeap&) = delete;
+  EventHeap& operator=(const EventHeap&) = delete;
+  ~EventHeap() { ::operator delete[](keys_raw_, std::align_val_t{64}); }
+
+  bool empty() const { return n_ == 0; }
+  std::size_t size() const { return n_; }
+  const EventKey& top_key() const { return keys_[0]; }
+  const EventPayload& top_payload() const { return pay_[0]; }
+
+  void push(const EventKey& k, const EventPayload& p) {
+    if (n_ == cap_) grow();
+    sift_up(n_++, k, p);
+  }
+  void pop() {
+    --n_;
+    if (n_ > 0) sift_down(keys_[n_], pay_[n_]);
+  }
+
+ private:
+  void grow() {
+    std::size_t cap = cap_ ? 2 * cap_ : 1024;
+    auto* raw = static_cast<EventKey*>(::operator new[]((cap + 3) * sizeof(EventKey), std::align_val_t{64}));
+    if (n_) std::copy(keys_, keys_ + n_, raw + 3);
+    ::operator delete[](keys_raw_, std::align_val_t{64});
+    keys_raw_ = raw;
+    keys_ = raw + 3;  // children 4i+1..4i+4 of node i sit at raw[4(i+1)..4(i+1)+3]: one aligned line
+    pay_.resize(cap);
+    cap_ = cap;
+  }
+  void sift_up(std::size_t i, EventKey k, EventPayload p) {
+    while (i > 0) {
+      std::size_t parent = (i - 1) / 4;
+      if (!event_before(k, keys_[parent])) break;
+      keys_[i] = keys_[parent];
+      pay_[i] = pay_[parent];
+      i = parent;
+    }
+    keys_[i] = k;
+    pay_[i] = p;
+  }
+  // Places the former last element, starting from the root.
+  void sift_down(EventKey k, EventPayload p) {
+    const std::size_t n = n_;
+    std::size_t i = 0;
+    while (true) {
+      std::size_t c = 4 * i + 1;
+      if (c >= n) break;
+      std::size_t best;
+      if (c + 3 < n) {
+        std::size_t a = c + event_before(keys_[c + 1], keys_[c]);
+        std::size_t b = c + 2 + event_before(keys_[c + 3], keys_[c + 2]);
+        best = event_before(keys_[b], keys_[a]) ? b : a;
+      } else {
+        best = c;
+        for (std::size_t x = c + 1; x < n; ++x)
+          if (event_before(keys_[x], keys_[best])) best = x;
+      }
+      if (!event_before(keys_[best], k)) break;
+      keys_[i] = keys_[best];
+      pay_[i] = pay_[best];
+      i = best;
+    }
+    keys_[i] = k;
+    pay_[i] = p;
+  }
+
+  EventKey* keys_raw_ = nullptr;
+  EventKey* keys_ = nullptr;
+  std::vector<EventPayload> pay_;
+  std::size_t n_ = 0;
+  std::size_t cap_ = 0;
+};
+
+}  // namespace lossless
