@@ -3,20 +3,14 @@
 namespace lossless {
 
 Packet* Port::dequeue() {
-  if (!queues[kControlPriority].empty()) {
-    Packet* p = queues[kControlPriority].pop();
-    queued_bytes -= p->wire_bytes;
-    return p;
-  }
-  for (int i = 0; i < kPriorities - 1; ++i) {
-    std::uint8_t q = static_cast<std::uint8_t>(1 + (rr_next_ - 1 + i) % (kPriorities - 1));
-    if (queues[q].empty() || paused(q)) continue;
-    rr_next_ = static_cast<std::uint8_t>(q % (kPriorities - 1) + 1);
-    Packet* p = queues[q].pop();
-    queued_bytes -= p->wire_bytes;
-    return p;
-  }
-  return nullptr;
+  if (nonempty_mask_ & (1u << kControlPriority)) return pop_from(kControlPriority);
+  // Round-robin over priorities 1..7 from rr_next_: the first sendable at or above it, else the lowest.
+  const unsigned sendable = nonempty_mask_ & ~paused_mask & 0xFEu;
+  if (!sendable) return nullptr;
+  const unsigned from_rr = sendable & (0xFFu << rr_next_);
+  const auto q = static_cast<std::uint8_t>(__builtin_ctz(from_rr ? from_rr : sendable));
+  rr_next_ = static_cast<std::uint8_t>(q % (kPriorities - 1) + 1);
+  return pop_from(q);
 }
 
 void Port::transmit(Packet* p) {

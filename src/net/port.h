@@ -14,28 +14,41 @@ class Port {
  public:
   using KickFn = void (*)(void* owner, std::uint16_t port);
 
-  // Wiring (set once by the network builder).
-  Simulator* sim = nullptr;
-  NetCounters* counters = nullptr;
-  void* owner = nullptr;
-  KickFn kick = nullptr;        // owner: "this port can send again"
-  EventFn on_arrive = nullptr;  // owner's receive handler for packets arriving at this port
-  std::uint32_t node = 0;       // global node id of the owner
-  std::uint16_t index = 0;
-  Port* peer = nullptr;
-  SerializationClock clock;
-  TimePs delay_ps = 0;
+  // Field order matters for speed: what every transmission decision reads comes first.
+  // --- hot state
+ private:
+  TimePs busy_until_ = 0;
+  std::uint64_t tx_done_order_ = 0;
 
+ public:
+  Bytes queued_bytes = 0;
+  Simulator* sim = nullptr;
+  void* owner = nullptr;
+  KickFn kick = nullptr;  // owner: "this port can send again"
   // A port schedules its end-of-transmission event only when something waits to be sent then: packets in its
   // queues, or work its owner reports (a NIC's active QPs). Most transmissions at moderate load leave nothing
   // behind; a later arrival asks for the event itself (kick_or_wait).
   bool (*owner_has_work)(const void* owner) = nullptr;
-
-  // State.
-  std::array<PacketFifo, kPriorities> queues;
-  Bytes queued_bytes = 0;
-  Bytes tx_bytes = 0;  // cumulative bytes serialized (INT txBytes)
   std::uint8_t paused_mask = 0;
+
+ private:
+  std::uint8_t nonempty_mask_ = 0;  // bit q: queues[q] holds a packet
+  bool tx_done_pending_ = false;
+  std::uint8_t rr_next_ = 1;
+
+ public:
+  std::uint16_t index = 0;
+  std::uint32_t node = 0;  // global node id of the owner
+  SerializationClock clock;
+  TimePs delay_ps = 0;
+  Port* peer = nullptr;
+  Bytes tx_bytes = 0;  // cumulative bytes serialized (INT txBytes)
+
+  // --- wiring (set once by the network builder) and colder state
+  NetCounters* counters = nullptr;
+  EventFn on_arrive = nullptr;  // owner's receive handler for packets arriving at this port
+  std::array<PacketFifo, kPriorities>
+      queues;  // read-only outside Port: pop through dequeue/pop_first_sendable
 
   RateBps rate_bps() const { return clock.rate_bps(); }
   // Serializing a packet now. For a lazy port the transmission ends at busy_until_, at the order its
@@ -58,9 +71,15 @@ class Port {
   void enqueue(Packet* p) {
     queues[p->priority].push(p);
     queued_bytes += p->wire_bytes;
+    nonempty_mask_ = static_cast<std::uint8_t>(nonempty_mask_ | (1u << p->priority));
   }
-  // Priority 0 (control) first, then round-robin among non-empty, non-paused priorities.
+  // Priority 0 (control) first, then round-robin among non-empty, non-paused priorities (switch egress).
   Packet* dequeue();
+  // The lowest non-empty, non-paused priority (a NIC's reply queues), or null.
+  Packet* pop_first_sendable() {
+    const unsigned sendable = nonempty_mask_ & ~paused_mask & 0xFFu;
+    return sendable ? pop_from(static_cast<std::uint8_t>(__builtin_ctz(sendable))) : nullptr;
+  }
   void transmit(Packet* p);
   // A PFC frame for `prio` arrived at this port (so it concerns what this port sends).
   void on_pfc(std::uint8_t prio, std::uint16_t quanta);
@@ -72,10 +91,13 @@ class Port {
   static void pause_expire_event(void* target, std::uint64_t arg);
   void unpause(std::uint8_t prio);
 
-  bool tx_done_pending_ = false;
-  TimePs busy_until_ = 0;
-  std::uint64_t tx_done_order_ = 0;
-  std::uint8_t rr_next_ = 1;
+  Packet* pop_from(std::uint8_t q) {
+    Packet* p = queues[q].pop();
+    queued_bytes -= p->wire_bytes;
+    if (queues[q].empty()) nonempty_mask_ = static_cast<std::uint8_t>(nonempty_mask_ & ~(1u << q));
+    return p;
+  }
+
   std::array<std::uint32_t, kPriorities> pause_gen_{};
   std::array<TimePs, kPriorities> paused_since_{};
 };

@@ -58,15 +58,10 @@ void RdmaNic::try_send() {
   if (port.busy()) return;
   Simulator& sim = net_.sim();
   // ACK/NACK/CNP first, whatever priority they travel at (ACKs at data priority obey its pauses).
-  if (port.queued_bytes > 0) {
-    for (std::uint8_t q = 0; q < kPriorities; ++q) {
-      if (port.queues[q].empty() || port.paused(q)) continue;
-      Packet* p = port.queues[q].pop();
-      port.queued_bytes -= p->wire_bytes;
-      port.transmit(p);
-      ++net_.counters().control_packets;
-      return;
-    }
+  if (Packet* p = port.pop_first_sendable()) {
+    port.transmit(p);
+    ++net_.counters().control_packets;
+    return;
   }
   const TimePs now = sim.now();
   const std::size_t n = active_.size();
