@@ -109,47 +109,44 @@ class EventQueue {
   // interleaved with each other: more streams than the hardware prefetcher follows, so both ends prefetch.
   class Lane {
    public:
-    static constexpr std::size_t kPrefetchAhead = 8;
+    static constexpr std::size_t kPrefetchAhead = 4;
     TimePs tag = ~TimePs{0};  // the offset this lane serves
     bool empty() const { return count_ == 0; }
-    const EventKey& front_key() const { return keys_[head_]; }
-    const EventPayload& front_payload() const { return pay_[head_]; }
-    const EventKey& back_key() const { return keys_[(head_ + count_ - 1) & mask_]; }
+    const EventKey& front_key() const { return ring_[head_].key; }
+    const EventPayload& front_payload() const { return ring_[head_].payload; }
+    const EventKey& back_key() const { return back_; }
     void append(const EventKey& k, const EventPayload& p) {
-      if (count_ == keys_.size()) grow();
+      if (count_ == ring_.size()) grow();
       const std::size_t i = (head_ + count_) & mask_;
-      keys_[i] = k;
-      pay_[i] = p;
+      ring_[i] = Entry{k, p};
+      back_ = k;
       ++count_;
-      __builtin_prefetch(&keys_[(i + kPrefetchAhead) & mask_], 1);
-      __builtin_prefetch(&pay_[(i + kPrefetchAhead) & mask_], 1);
+      __builtin_prefetch(&ring_[(i + kPrefetchAhead) & mask_], 1);
     }
     void pop_front() {
       head_ = (head_ + 1) & mask_;
       --count_;
-      __builtin_prefetch(&keys_[(head_ + kPrefetchAhead) & mask_]);
-      __builtin_prefetch(&pay_[(head_ + kPrefetchAhead) & mask_]);
+      __builtin_prefetch(&ring_[(head_ + kPrefetchAhead) & mask_]);
     }
 
    private:
+    struct Entry {
+      EventKey key;
+      EventPayload payload;
+    };
     void grow() {
-      const std::size_t cap = keys_.empty() ? 64 : 2 * keys_.size();
-      std::vector<EventKey> keys(cap);
-      std::vector<EventPayload> pay(cap);
-      for (std::size_t i = 0; i < count_; ++i) {
-        keys[i] = keys_[(head_ + i) & mask_];
-        pay[i] = pay_[(head_ + i) & mask_];
-      }
-      keys_.swap(keys);
-      pay_.swap(pay);
+      const std::size_t cap = ring_.empty() ? 64 : 2 * ring_.size();
+      std::vector<Entry> ring(cap);
+      for (std::size_t i = 0; i < count_; ++i) ring[i] = ring_[(head_ + i) & mask_];
+      ring_.swap(ring);
       head_ = 0;
       mask_ = cap - 1;
     }
-    std::vector<EventKey> keys_;
-    std::vector<EventPayload> pay_;
+    std::vector<Entry> ring_;
     std::size_t head_ = 0;
     std::size_t count_ = 0;
     std::size_t mask_ = 0;
+    EventKey back_{};
   };
 
   // Binary min-heap of the non-empty lanes' head keys.
