@@ -8,9 +8,7 @@ SharedBufferMmu::SharedBufferMmu(const SwitchConfig& cfg, const std::vector<Port
     : cfg_(cfg), ports_(ports) {
   lossless_ = cfg.lossless();
   std::size_t n = ports.size() * kPriorities;
-  ingress_.assign(n, 0);
-  headroom_.assign(n, 0);
-  paused_.assign(n, false);
+  slots_.assign(n, Slot{});
   for (const auto& p : ports_) {
     if (lossless_) total_headroom_ += p.headroom_bytes;
     total_reserve_ += cfg.reserve_bytes;
@@ -27,10 +25,10 @@ Bytes SharedBufferMmu::threshold(std::uint16_t port) const {
 }
 
 bool SharedBufferMmu::admit(std::uint16_t port, std::uint8_t prio, Bytes bytes) {
-  std::size_t s = slot(port, prio);
-  Bytes new_bytes = ingress_[s] + bytes;
+  Slot& sl = slots_[slot(port, prio)];
+  Bytes new_bytes = sl.ingress + bytes;
   if (new_bytes <= cfg_.reserve_bytes) {
-    ingress_[s] = new_bytes;
+    sl.ingress = new_bytes;
     return true;
   }
   Bytes thresh = threshold(port);
@@ -41,38 +39,38 @@ bool SharedBufferMmu::admit(std::uint16_t port, std::uint8_t prio, Bytes bytes) 
     if (!fits_shared) return false;
   } else if (!fits_shared) {
     // Lossless: beyond the threshold the packet lands in headroom; only a full headroom drops.
-    if (headroom_[s] + bytes > ports_[port].headroom_bytes) return false;
-    headroom_[s] += bytes;
+    if (sl.headroom + bytes > ports_[port].headroom_bytes) return false;
+    sl.headroom += bytes;
     return true;
   }
   shared_used_ += std::min(bytes, new_shared);
-  ingress_[s] = new_bytes;
+  sl.ingress = new_bytes;
   return true;
 }
 
 void SharedBufferMmu::release(std::uint16_t port, std::uint8_t prio, Bytes bytes) {
-  std::size_t s = slot(port, prio);
-  Bytes from_headroom = std::min(headroom_[s], bytes);
-  headroom_[s] -= from_headroom;
+  Slot& sl = slots_[slot(port, prio)];
+  Bytes from_headroom = std::min(sl.headroom, bytes);
+  sl.headroom -= from_headroom;
   Bytes rest = bytes - from_headroom;
-  Bytes shared_part = ingress_[s] > cfg_.reserve_bytes ? ingress_[s] - cfg_.reserve_bytes : 0;
+  Bytes shared_part = sl.ingress > cfg_.reserve_bytes ? sl.ingress - cfg_.reserve_bytes : 0;
   Bytes from_shared = std::min(rest, shared_part);
   shared_used_ -= from_shared;
-  ingress_[s] -= rest;
+  sl.ingress -= rest;
 }
 
 bool SharedBufferMmu::should_pause(std::uint16_t port, std::uint8_t prio) const {
-  std::size_t s = slot(port, prio);
-  if (paused_[s]) return false;
-  if (headroom_[s] > 0) return true;
-  if (cfg_.threshold == PfcThreshold::kStatic) return ingress_[s] >= cfg_.xoff_bytes;
+  const Slot& sl = slots_[slot(port, prio)];
+  if (sl.paused) return false;
+  if (sl.headroom > 0) return true;
+  if (cfg_.threshold == PfcThreshold::kStatic) return sl.ingress >= cfg_.xoff_bytes;
   return shared_used(port, prio) >= threshold(port);
 }
 
 bool SharedBufferMmu::should_resume(std::uint16_t port, std::uint8_t prio) const {
-  std::size_t s = slot(port, prio);
-  if (!paused_[s] || headroom_[s] > 0) return false;
-  if (cfg_.threshold == PfcThreshold::kStatic) return ingress_[s] < cfg_.xon_bytes;
+  const Slot& sl = slots_[slot(port, prio)];
+  if (!sl.paused || sl.headroom > 0) return false;
+  if (cfg_.threshold == PfcThreshold::kStatic) return sl.ingress < cfg_.xon_bytes;
   Bytes used = shared_used(port, prio);
   return used == 0 || used + cfg_.resume_offset_bytes <= threshold(port);
 }

@@ -26,16 +26,22 @@ class SharedBufferMmu {
 
   bool should_pause(std::uint16_t port, std::uint8_t prio) const;
   bool should_resume(std::uint16_t port, std::uint8_t prio) const;
-  void set_paused(std::uint16_t port, std::uint8_t prio, bool paused) { paused_[slot(port, prio)] = paused; }
-  bool paused(std::uint16_t port, std::uint8_t prio) const { return paused_[slot(port, prio)]; }
+  void set_paused(std::uint16_t port, std::uint8_t prio, bool paused) {
+    slots_[slot(port, prio)].paused = paused;
+  }
+  bool paused(std::uint16_t port, std::uint8_t prio) const { return slots_[slot(port, prio)].paused; }
 
   Bytes threshold(std::uint16_t port) const;
   Bytes shared_used(std::uint16_t port, std::uint8_t prio) const {
-    Bytes b = ingress_[slot(port, prio)];
+    Bytes b = slots_[slot(port, prio)].ingress;
     return b > cfg_.reserve_bytes ? b - cfg_.reserve_bytes : 0;
   }
-  Bytes ingress_bytes(std::uint16_t port, std::uint8_t prio) const { return ingress_[slot(port, prio)]; }
-  Bytes headroom_used(std::uint16_t port, std::uint8_t prio) const { return headroom_[slot(port, prio)]; }
+  Bytes ingress_bytes(std::uint16_t port, std::uint8_t prio) const {
+    return slots_[slot(port, prio)].ingress;
+  }
+  Bytes headroom_used(std::uint16_t port, std::uint8_t prio) const {
+    return slots_[slot(port, prio)].headroom;
+  }
   Bytes shared_pool_bytes() const { return shared_pool_; }
   Bytes total_shared_used() const { return shared_used_; }
   Bytes total_headroom_bytes() const { return total_headroom_; }
@@ -48,9 +54,13 @@ class SharedBufferMmu {
 
   SwitchConfig cfg_;
   std::vector<PortSetup> ports_;
-  std::vector<Bytes> ingress_;   // bytes held in reserve + shared, per (port, prio)
-  std::vector<Bytes> headroom_;  // bytes held in headroom, per (port, prio)
-  std::vector<bool> paused_;     // we have paused the upstream of (port, prio)
+  // Per (ingress port, priority), together so that one packet's accounting touches one cache line.
+  struct Slot {
+    Bytes ingress = 0;    // bytes held in reserve + shared
+    Bytes headroom = 0;   // bytes held in headroom
+    bool paused = false;  // we have paused the upstream
+  };
+  std::vector<Slot> slots_;
   Bytes shared_pool_ = 0;
   Bytes shared_used_ = 0;
   Bytes total_headroom_ = 0;
