@@ -11,10 +11,12 @@ HpccParams HpccParams::initial(YamlMap& m) {
   HpccParams p;
   if (m.has("preset") && m.choice("preset", "none", {"none", "hpcc_paper"}) == "hpcc_paper") {
     // HPCC code run.py `hp` at 100 G: U_TARGET 0.95, MI_THRESH 0, RATE_AI 40 Mb/s, FAST_REACT 1,
-    // HAS_WIN/VAR_WIN 1, MIN_RATE 1 Gb/s.
+    // HAS_WIN/VAR_WIN 1, MIN_RATE 1 Gb/s; the code's queue term and one RATE_AI for every flow.
     p.preset = "hpcc_paper";
     p.max_stage = 0;
     p.rate_ai = 40'000'000;
+    p.expected_flows = 0;
+    p.queue_term = "nic_scaled";
     p.min_rate = 1'000'000'000;
   }
   return p;
@@ -24,7 +26,12 @@ HpccSender::HpccSender(const HpccParams& p, SenderQp& qp, const CcEnv& env)
     : p_(p),
       qp_(qp),
       t_ps_(static_cast<double>(env.max_base_rtt_ps)),
+      queue_term_link_(p.queue_term == "link"),
+      inv_t_per_s_(1e12 / static_cast<double>(env.max_base_rtt_ps)),
       bdp_bits_per_line_(static_cast<double>(env.max_bdp_bytes) * 8.0),
+      rate_ai_(p.expected_flows ? static_cast<double>(qp.line_rate_bps) * (1.0 - p.eta) /
+                                      static_cast<double>(p.expected_flows)
+                                : static_cast<double>(p.rate_ai)),
       ref_rate_(static_cast<double>(qp.line_rate_bps)) {
   apply_window_mode(p.window, qp, env);
 }
@@ -58,9 +65,11 @@ void HpccSender::update(const Packet& ack, bool commit) {
     double dt = static_cast<double>(now.time_ps - prev.time_ps);
     double rate = static_cast<double>(now.rate_bps);
     double tx_rate = dt > 0 ? static_cast<double>(now.tx_bytes - prev.tx_bytes) * 8.0 * 1e12 / dt : 0;
-    // Queue term: min(qlen) / (B_i x T), with B_i x T = BDP x B_i / B_nic as in the HPCC code.
     double q = static_cast<double>(std::min(now.qlen_bytes, prev.qlen_bytes)) * 8.0;
-    double u = tx_rate / rate + q * line / rate / bdp_bits_per_line_;
+    // Queue term: min(qlen) / (B_i T) (paper), or the HPCC code's min(qlen) R_nic / (B_i maxBdp), which is
+    // the same for a NIC at the fastest host rate and smaller for slower NICs.
+    double u =
+        tx_rate / rate + (queue_term_link_ ? q * inv_t_per_s_ / rate : q * line / rate / bdp_bits_per_line_);
     if (u > max_u) {
       max_u = u;
       tau_ps = dt;
@@ -75,10 +84,10 @@ void HpccSender::update(const Packet& ack, bool commit) {
   double rate;
   std::uint64_t stage;
   if (ratio >= 1 || inc_stage_ >= p_.max_stage) {
-    rate = ref_rate_ / ratio + static_cast<double>(p_.rate_ai);
+    rate = ref_rate_ / ratio + rate_ai_;
     stage = 0;
   } else {
-    rate = ref_rate_ + static_cast<double>(p_.rate_ai);
+    rate = ref_rate_ + rate_ai_;
     stage = inc_stage_ + 1;
   }
   rate = std::clamp(rate, static_cast<double>(p_.min_rate), line);

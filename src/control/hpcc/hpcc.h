@@ -19,7 +19,9 @@ struct HpccParams {
   std::string preset = "none";
   double eta = 0.95;
   std::uint64_t max_stage = 5;
-  RateBps rate_ai = 50'000'000;  // W_AI/T: 100 Gb/s x (1 - eta) / 100 expected flows
+  RateBps rate_ai = 50'000'000;        // W_AI / T, when expected_flows = 0
+  std::uint64_t expected_flows = 100;  // N of the paper's W_AI = W_init (1 - eta) / N, W_init = B_NIC T
+  std::string queue_term = "link";
   RateBps min_rate = 100'000'000;
   bool fast_react = true;
   bool sample_feedback = false;
@@ -41,7 +43,15 @@ struct HpccParams {
     v.real("eta", eta, "target utilisation (paper 0.95)", 0.01, 1.0);
     v.count("max_stage", max_stage,
             "additive-increase stages before a multiplicative update (paper 5; HPCC code 0)", 0, 1000);
-    v.rate("rate_ai", rate_ai, "W_AI as a rate (W_AI / T); paper W_init(1-eta)/N");
+    v.count("expected_flows", expected_flows,
+            "N in the paper's W_AI = W_init (1 - eta) / N with W_init = B_NIC x T: the additive step is "
+            "NIC rate x (1 - eta) / N (50 Mb/s at 100 G for N = 100); 0 = use rate_ai for every flow",
+            0, 1'000'000);
+    v.rate("rate_ai", rate_ai,
+           "W_AI as a rate (W_AI / T), the same for every flow; used when expected_flows = 0");
+    v.choice("queue_term", queue_term, {"link", "nic_scaled"},
+             "link: u_i = qlen / (B_i T) + txRate / B_i as in the paper; nic_scaled: the HPCC code's "
+             "qlen x R_nic / (B_i x maxBdp) (differs when NIC rates differ)");
     v.rate("min_rate", min_rate, "lowest rate");
     v.flag("fast_react", fast_react,
            "react on every ACK, commit the reference once per RTT (HPCC FAST_REACT)");
@@ -65,7 +75,10 @@ class HpccSender final : public CongestionControl {
   const HpccParams& p_;
   SenderQp& qp_;
   double t_ps_;               // T: the network-wide max base RTT (HPCC GLOBAL_T)
-  double bdp_bits_per_line_;  // window expressed per unit of line rate, for the queue term
+  bool queue_term_link_;      // paper: min(qlen) / (B_i T); else the HPCC code's form with bdp_bits_per_line_
+  double inv_t_per_s_;        // 1 / T
+  double bdp_bits_per_line_;  // the code's window (maxBdp) in bits
+  double rate_ai_;
   double u_ = 1.0;
   double ref_rate_;
   std::uint64_t inc_stage_ = 0;

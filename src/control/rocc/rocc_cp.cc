@@ -34,8 +34,12 @@ std::int64_t RoccController::update(Bytes queue_bytes, Bytes delta_q) {
     while (f_ < s_.f_max / level && level < 64) level *= 2;
     const double ratio = static_cast<double>(level / 2);
     const double alpha = s_.alpha0 / ratio, beta = s_.beta0 / ratio;
-    f_ = static_cast<std::int64_t>(static_cast<double>(f_) - alpha * static_cast<double>(q_cur - s_.q_ref) -
-                                   beta * static_cast<double>(q_cur - q_old_));
+    // The PI adjustment is truncated toward zero, as a fixed-point datapath computes it: a fraction of a
+    // unit moves F neither up nor down. (Truncating F - adjustment instead would floor every small cut to a
+    // whole unit while dropping every small raise, biasing the queue below Q_ref.)
+    const auto adjust = static_cast<std::int64_t>(alpha * static_cast<double>(q_cur - s_.q_ref) +
+                                                  beta * static_cast<double>(q_cur - q_old_));
+    f_ -= adjust;
   }
   f_ = std::clamp(f_, s_.f_min, s_.f_max);
   q_old_ = q_cur;

@@ -49,6 +49,15 @@ TEST(RoccCp, PiWithAutoTunedGains) {
   EXPECT_EQ(h.update(150'000, 600), 1625);
   // Below F_max/2 the gains halve (ratio 2): queue 60 KB above Q_ref, grown by 60 KB.
   EXPECT_EQ(h.update(210'000, 600), 1625 - 15 - 75);
+  // Fractions of a unit do not move F, in either direction: at ratio 32 the queue must sit 107 units (64 KB)
+  // off Q_ref before alpha alone moves F by one.
+  auto s = controller_40g(100);
+  EXPECT_EQ(s.update(150'600, 600), 89);  // Q jumps to 251 units: 0.009 + 0.047 x 251 = 11.8 -> 11
+  EXPECT_EQ(s.update(150'600, 600), 89);  // held 1 unit above Q_ref: 0.009 -> 0
+  auto u = controller_40g(100);
+  EXPECT_EQ(u.update(87'000, 600), 95);  // Q jumps to 145: -0.98 + 6.80 -> 5
+  EXPECT_EQ(u.update(87'000, 600), 95);  // held 105 units below Q_ref: -0.98 -> 0
+  EXPECT_EQ(u.update(85'800, 600), 96);  // 107 below and falling by 2: -1.003 - 0.094 -> -1
 }
 
 using Harness = test::CcHarness<RoccRpParams, RoccSender>;
