@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "test_util.h"
 
@@ -178,6 +180,52 @@ TEST(Rocc, FairRateSettlesAsFastAsTheAutoTunedGainsAllow) {
         last_off_ns = num(row, "time_ns");
     const double bound_ns = ticks * 40e3 + 1e6;
     EXPECT_LT(last_off_ns, bound_ns) << gbps << "G N=" << n << ": climb bound " << ticks * 0.04 << " ms";
+  }
+}
+
+TEST(Rocc, StaircaseFairRateFollowsEveryStep) {
+  // Paper Fig. 9 (experiments/rocc/b-staircase.yaml): 3 -> 100 -> 3 flows, doubling then halving every ~10
+  // ms. Every step reaches and keeps B/N (+-10 %) before the next; the halving steps within 2 ms as in the
+  // paper.
+  std::ifstream in(std::string(LOSSLESS_SOURCE_DIR) + "/experiments/rocc/b-staircase.yaml");
+  const std::string yaml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(yaml.empty());
+  auto out = run_yaml(yaml, "rocc_staircase");
+  auto flows = out.csv("fct.csv");
+  ASSERT_EQ(flows.size(), 100u);
+  auto field = [&](std::size_t lo, std::size_t hi, const char* key, bool want_max) {
+    double v = want_max ? 0 : 1e18;
+    for (std::size_t i = lo; i < hi; ++i) {
+      const std::string& s = flows[i].at(key);
+      const double x = s.empty() ? 1e18 : std::stod(s);
+      v = want_max ? std::max(v, x) : std::min(v, x);
+    }
+    return v;
+  };
+  const std::size_t groups[][2] = {{3, 6}, {6, 12}, {12, 25}, {25, 50}, {50, 100}};
+  const int n_of_step[] = {3, 6, 12, 25, 50, 100, 50, 25, 12, 6, 3};
+  std::vector<double> starts{0}, ends;
+  for (auto& g : groups) starts.push_back(field(g[0], g[1], "start_ns", false));
+  for (int i = 4; i >= 0; --i) starts.push_back(field(groups[i][0], groups[i][1], "finish_ns", true));
+  for (auto& g : groups) ends.push_back(field(g[0], g[1], "start_ns", false));
+  for (int i = 4; i >= 0; --i) ends.push_back(field(groups[i][0], groups[i][1], "finish_ns", false));
+  ends.push_back(110e6);
+  std::vector<std::pair<double, double>> trace;
+  for (auto& row : out.csv("rocc.csv"))
+    if (row.at("node") == "s0" && row.at("port") == "0")
+      trace.emplace_back(num(row, "time_ns"), num(row, "fair_rate_bps"));
+  for (int k = 0; k < 11; ++k) {
+    const double target = 40e9 / n_of_step[k];
+    double settled = ends[k];
+    for (auto it = trace.rbegin(); it != trace.rend(); ++it) {
+      if (it->first >= ends[k]) continue;
+      if (it->first < starts[k] || std::abs(it->second / target - 1) > 0.10) break;
+      settled = it->first;
+    }
+    EXPECT_LT(settled, ends[k]) << "step " << k << " (N = " << n_of_step[k] << ") never settled";
+    if (k >= 6) {
+      EXPECT_LT(settled - starts[k], 2e6) << "halving step " << k << " (N = " << n_of_step[k] << ")";
+    }
   }
 }
 
