@@ -22,8 +22,11 @@ struct EventPayload {
   void* target;
   std::uint64_t arg;
 };
+// One 128-bit comparison (cmp + sbb): cheaper than comparing time, then order.
 inline bool event_before(const EventKey& a, const EventKey& b) {
-  return (a.time < b.time) | ((a.time == b.time) & (a.order < b.order));
+  const unsigned __int128 ka = (static_cast<unsigned __int128>(a.time) << 64) | a.order;
+  const unsigned __int128 kb = (static_cast<unsigned __int128>(b.time) << 64) | b.order;
+  return ka < kb;
 }
 
 class EventHeap {

@@ -34,16 +34,16 @@ class Simulator {
   void run(TimePs until, std::uint64_t batch, OnBatch&& on_batch) {
     stopped_ = false;
     std::uint64_t next_check = events_ + batch;
-    while (!queue_.empty() && !stopped_) {
-      if (queue_.top_time() > until) break;
-      Event e = queue_.pop();
+    Event e;
+    while (!stopped_ && queue_.pop_until(until, e)) {
       now_ = e.time;
       current_order_ = e.order;
       // The next event's state is almost always cold (a packet that left a port a link delay ago): start
       // fetching it while this one runs. Prefetches never fault, whatever the argument holds.
       if (!queue_.empty()) {
-        __builtin_prefetch(queue_.top_target());
-        __builtin_prefetch(reinterpret_cast<const void*>(queue_.top_arg()));
+        const EventPayload& next = queue_.top_payload();
+        __builtin_prefetch(next.target);
+        __builtin_prefetch(reinterpret_cast<const void*>(next.arg));
       }
       e.fn(e.target, e.arg);
       if (++events_ == next_check) {
