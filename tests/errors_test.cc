@@ -94,5 +94,23 @@ TEST(BadInput, GoodScenarioValidates) {
   EXPECT_EQ(run_cli("plot /nonexistent/run", &err), 2) << err;
 }
 
+TEST(BadInput, SweepsValidateEveryCase) {
+  const std::string dir = temp_dir("err_sweep");
+  std::ofstream(dir + "/base.yaml") << kGood;
+  std::ofstream(dir + "/good.yaml")
+      << "scenario: base.yaml\ncases:\n  - {name: a, set: {cc.algorithm: dcqcn}}\n";
+  std::ofstream(dir + "/bad.yaml")
+      << "scenario: base.yaml\ncases:\n  - {name: a}\n  - {name: b, set: {cc.algorithm: nope}}\n";
+  std::ofstream(dir + "/typo.yaml") << "scenario: base.yaml\ncases: [{name: a, sett: {}}]\n";
+  std::string err;
+  EXPECT_EQ(run_cli("validate " + dir + "/good.yaml", &err), 0) << err;
+  EXPECT_EQ(run_cli("validate " + dir + "/bad.yaml", &err), 2);
+  EXPECT_NE(err.find("cases.b"), std::string::npos) << err;
+  EXPECT_NE(err.find("cc.algorithm: unknown scheme 'nope'"), std::string::npos) << err;
+  EXPECT_EQ(run_cli("sweep " + dir + "/bad.yaml", &err), 2) << err;
+  EXPECT_EQ(run_cli("validate " + dir + "/typo.yaml", &err), 2);
+  EXPECT_NE(err.find("sett: unknown key"), std::string::npos) << err;
+}
+
 }  // namespace
 }  // namespace lossless::test

@@ -20,6 +20,7 @@
 #include "scenario/key_docs.h"
 #include "scenario/runner.h"
 #include "scenario/scenario.h"
+#include "scenario/sweep.h"
 #include "scenario/yaml_map.h"
 
 namespace lossless {
@@ -27,7 +28,7 @@ namespace {
 
 constexpr const char* kUsage = R"(usage:
   lossless run SCENARIO.yaml [-o OUT_DIR] [--set PATH=VALUE]... [--seed N] [--quiet]
-  lossless validate SCENARIO.yaml [--set PATH=VALUE]... [--seed N]
+  lossless validate SCENARIO.yaml|SWEEP.yaml [--set PATH=VALUE]... [--seed N]
   lossless hpcc CONFIG.txt [-o OUT_DIR] [--quiet]
   lossless sweep SWEEP.yaml [-j N] [-o OUT_DIR] [--quiet]
   lossless list [cc|mechanisms|switch|nic|workloads|topologies]
@@ -120,6 +121,12 @@ int cmd_hpcc(int argc, char** argv) {
 
 int cmd_validate(int argc, char** argv) {
   Args a = parse_args(argc, argv, 2, false);
+  if (looks_like_sweep(a.file)) {
+    const SweepPlan plan = load_sweep(a.file, a.ov);
+    std::printf("%s: ok (sweep of %zu cases over %s)\n", a.file.c_str(), plan.cases.size(),
+                plan.base_scenario.c_str());
+    return 0;
+  }
   Scenario sc = load_scenario(a.file, a.ov);
   std::printf("%s: ok (%u hosts, %u switches, %zu links, %zu flows, cc %s)\n", a.file.c_str(),
               sc.topology.hosts, sc.topology.switches, sc.topology.links.size(), sc.flows.size(),
@@ -128,53 +135,10 @@ int cmd_validate(int argc, char** argv) {
 }
 
 int cmd_sweep(int argc, char** argv) {
-  namespace fs = std::filesystem;
   Args a = parse_args(argc, argv, 2, true);
-  if (!fs::exists(a.file)) throw ConfigError(a.file, "", "no such file");
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(a.file);
-  } catch (const YAML::ParserException& e) {
-    throw ConfigError(a.file + ":" + std::to_string(e.mark.line + 1), "", "YAML syntax error: " + e.msg);
-  }
-  YAML::Node resolved(YAML::NodeType::Map);
-  YamlMap m(root, a.file, "", resolved);
-  std::string scenario = m.text("scenario", "");
-  if (scenario.empty()) m.fail("scenario", "a sweep names its base scenario file");
-  fs::path base = fs::path(a.file).parent_path() / scenario;
-  std::string out = m.text("out", "out/" + fs::path(a.file).stem().string());
-  if (!a.ov.out_dir.empty()) out = a.ov.out_dir;
-  YAML::Node cases = m.raw("cases");
-  if (!cases.IsSequence() || cases.size() == 0)
-    m.fail("cases", "expected a list of {name, set: {PATH: VALUE}}");
-  m.finish();
-  struct Case {
-    std::string name;
-    ScenarioOverrides ov;
-  };
-  std::vector<Case> list;
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    YAML::Node o(YAML::NodeType::Map);
-    YamlMap c(cases[i], a.file, "cases." + std::to_string(i), o);
-    Case k;
-    k.name = c.text("name", "case" + std::to_string(i));
-    YAML::Node sets = c.raw("set");
-    if (sets.IsDefined() && !sets.IsNull() && !sets.IsMap())
-      c.fail("set", "expected a mapping {PATH: VALUE}");
-    k.ov = a.ov;
-    if (sets.IsMap())
-      for (auto it = sets.begin(); it != sets.end(); ++it) {
-        YAML::Emitter em;
-        em << YAML::Flow << it->second;
-        k.ov.sets.emplace_back(it->first.Scalar(), em.c_str());
-      }
-    for (const auto& s : a.ov.sets) k.ov.sets.push_back(s);
-    k.ov.out_dir = (fs::path(out) / k.name).string();
-    c.finish();
-    list.push_back(std::move(k));
-  }
-  // Validate every case before running any.
-  for (auto& k : list) load_scenario(base.string(), k.ov);
+  const SweepPlan plan = load_sweep(a.file, a.ov);
+  const std::vector<SweepCase>& list = plan.cases;
+  const std::string& out = plan.out_dir;
   std::vector<std::pair<std::string, RunResult>> results(list.size());
   std::atomic<std::size_t> next{0};
   std::mutex print_mu;
@@ -186,7 +150,7 @@ int cmd_sweep(int argc, char** argv) {
           std::lock_guard lock(print_mu);
           std::fprintf(stderr, "[lossless] case %s ...\n", list[i].name.c_str());
         }
-        Scenario sc = load_scenario(base.string(), list[i].ov);
+        Scenario sc = load_scenario(plan.base_scenario, list[i].overrides);
         RunOptions opts;
         opts.quiet = a.quiet || a.jobs > 1;
         results[i] = {list[i].name, run_scenario(sc, opts)};
