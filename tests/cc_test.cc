@@ -96,6 +96,27 @@ TEST(HpccCommand, RunsAConfigAndWritesItsFiles) {
   ss << resolved.rdbuf();
   EXPECT_NE(ss.str().find("algorithm: hpcc"), std::string::npos);
   EXPECT_NE(ss.str().find("window: bdp"), std::string::npos);
+  // The HPCC simulator's HPCC: its one RATE_AI for every flow and its NIC-scaled queue term.
+  EXPECT_NE(ss.str().find("queue_term: nic_scaled"), std::string::npos) << ss.str();
+  EXPECT_NE(ss.str().find("expected_flows: 0"), std::string::npos) << ss.str();
+}
+
+TEST(HpccParams, RateAiAndExpectedFlowsAreAlternatives) {
+  const std::string base = R"(topology: {type: star, hosts: 3}
+workload: [{type: flows, flows: [{src: 1, dst: 0, size: 10KB, start: 0}]}]
+)";
+  std::string err;
+  const std::string dir = temp_dir("hpcc_params");
+  std::ofstream(dir + "/both.yaml")
+      << base << "cc: {algorithm: hpcc, params: {rate_ai: 20Mbps, expected_flows: 10}}\n";
+  EXPECT_EQ(run_cli("validate " + dir + "/both.yaml", &err), 2);
+  EXPECT_NE(err.find("rate_ai"), std::string::npos) << err;
+  std::ofstream(dir + "/rate.yaml") << base << "cc: {algorithm: hpcc, params: {rate_ai: 20Mbps}}\n";
+  ASSERT_EQ(run_cli("run " + dir + "/rate.yaml -o " + dir + "/out --quiet", &err), 0) << err;
+  std::ifstream resolved(dir + "/out/scenario.yaml");
+  std::stringstream ss;
+  ss << resolved.rdbuf();
+  EXPECT_NE(ss.str().find("expected_flows: 0"), std::string::npos) << ss.str();
 }
 
 TEST(HpccCommand, RejectsUnknownAndUnsupportedKeysByName) {

@@ -256,7 +256,12 @@ HpccConfig read_hpcc_config(const std::string& path) {
       if (c.has("MI_THRESH")) params["max_stage"] = static_cast<long long>(c.number("MI_THRESH", 0));
       if (c.has("FAST_REACT")) params["fast_react"] = c.number("FAST_REACT", 1) != 0;
       if (c.has("SAMPLE_FEEDBACK")) params["sample_feedback"] = c.number("SAMPLE_FEEDBACK", 0) != 0;
-      if (c.has("RATE_AI")) params["rate_ai"] = c.rate("RATE_AI");
+      // The HPCC code: one RATE_AI for every flow and its NIC-scaled queue term.
+      params["queue_term"] = "nic_scaled";
+      if (c.has("RATE_AI"))
+        params["rate_ai"] = c.rate("RATE_AI");
+      else
+        params["expected_flows"] = 0;
       break;
     case 7:
       cc["algorithm"] = "timely";

@@ -9,6 +9,15 @@ namespace lossless {
 
 HpccParams HpccParams::initial(YamlMap& m) {
   HpccParams p;
+  // rate_ai and expected_flows are two ways to give the additive step: an explicit rate_ai means one step for
+  // every flow; both at once would leave one of them silently unused.
+  if (m.has("rate_ai")) {
+    if (m.has("expected_flows"))
+      m.fail("rate_ai",
+             "give either rate_ai (one additive step for every flow) or expected_flows (a step proportional to "
+             "the NIC rate), not both");
+    p.expected_flows = 0;
+  }
   if (m.has("preset") && m.choice("preset", "none", {"none", "hpcc_paper"}) == "hpcc_paper") {
     // HPCC code run.py `hp` at 100 G: U_TARGET 0.95, MI_THRESH 0, RATE_AI 40 Mb/s, FAST_REACT 1,
     // HAS_WIN/VAR_WIN 1, MIN_RATE 1 Gb/s; the code's queue term and one RATE_AI for every flow.
