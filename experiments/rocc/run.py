@@ -112,7 +112,8 @@ def main():
     lines.append(("(d) HPCC D0..D4 / D5, D6 (Gb/s)", ", ".join(f"{r[i] / 1e9:.1f}" for i in range(5)) + " / " +
                   f"{r[5] / 1e9:.1f}, {r[6] / 1e9:.1f}", "~9.4 / ~24.5"))
     for cc, sets in (("rocc", []), ("dcqcn", ["cc.algorithm=dcqcn", "switch.mechanism=none"]),
-                     ("hpcc", ["cc.algorithm=hpcc", "switch.mechanism=none"])):
+                     ("hpcc", ["cc.algorithm=hpcc", "switch.mechanism=none"]),
+                     ("timely", ["cc.algorithm=timely", "switch.mechanism=none"])):
         out = run(a.lossless, "e-large-scale.yaml", os.path.join(a.out, f"e-large-scale-{cc}"), sets)
         s = json.load(open(os.path.join(out, "summary.json")))
         lines.append((f"(e) 2 ms {cc}: slowdown mean / p99, PFC pauses",
