@@ -68,16 +68,9 @@ class EventQueue {
   }
   bool empty() const { return n_ == 0; }
   std::size_t size() const { return n_; }
-  TimePs top_time() const { return from_lane() ? heads_[0].key.time : heap_.top_key().time; }
+  // The next event's payload (the event loop prefetches what it will touch). The queue must not be empty.
   const EventPayload& top_payload() const {
     return from_lane() ? lanes_[heads_[0].lane].front_payload() : heap_.top_payload();
-  }
-  void* top_target() const { return top_payload().target; }
-  std::uint64_t top_arg() const { return top_payload().arg; }
-  Event top() const {
-    const EventKey& k = from_lane() ? heads_[0].key : heap_.top_key();
-    const EventPayload& p = top_payload();
-    return Event{k.time, k.order, p.fn, p.target, p.arg};
   }
   Event pop() {
     Event e;

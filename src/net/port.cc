@@ -25,10 +25,7 @@ void Port::transmit(Packet* p) {
   busy_until_ = now + ser;
   tx_done_order_ = sim->reserve_order();
   tx_done_pending_ = queued_bytes > 0 || (owner_has_work && owner_has_work(owner));
-  // The argument is only a prefetch hint for the event loop: the packet likely to be sent next.
-  if (tx_done_pending_)
-    sim->at_reserved(busy_until_, tx_done_order_, &Port::tx_done_event, this,
-                     reinterpret_cast<std::uint64_t>(queues[p->priority].front()));
+  if (tx_done_pending_) sim->at_reserved(busy_until_, tx_done_order_, &Port::tx_done_event, this);
 }
 
 void Port::tx_done_event(void* target, std::uint64_t) {
