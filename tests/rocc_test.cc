@@ -9,10 +9,28 @@
 #include <utility>
 #include <vector>
 
+#include "control/rocc/rocc_cp.h"
 #include "test_util.h"
 
 namespace lossless::test {
 namespace {
+
+std::string experiment_yaml(const std::string& name) {
+  std::ifstream in(std::string(LOSSLESS_SOURCE_DIR) + "/experiments/rocc/" + name);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// experiments/rocc/a-fairness.yaml (paper Fig. 8) with n sources offering 90 % of a `gbps` link.
+RunOutput run_fairness(int gbps, int n, const std::string& stop, const std::string& tag) {
+  const std::string yaml = experiment_yaml("a-fairness.yaml");
+  EXPECT_FALSE(yaml.empty());
+  return run_yaml(yaml, tag,
+                  {{"stop", stop},
+                   {"topology.hosts", std::to_string(n + 1)},
+                   {"topology.host_link.rate", std::to_string(gbps) + "Gbps"},
+                   {"workload.0.senders", "1-" + std::to_string(n)},
+                   {"workload.0.rate", std::to_string(gbps * 9 / 10) + "Gbps"}});
+}
 
 // Mean wire rate per flow (payload + 48 B per 1000 B) over (from_ns, end].
 std::map<int, double> wire_rates(const RunOutput& out, double from_ns) {
@@ -109,14 +127,8 @@ class RoccFairness : public ::testing::TestWithParam<FairnessCase> {};
 
 TEST_P(RoccFairness, EveryFlowGetsBOverNAndTheQueueSitsAtQref) {
   const FairnessCase c = GetParam();
-  const std::string rate = std::to_string(c.gbps) + "Gbps";
-  const std::string yaml =
-      "stop: 20ms\ntopology: {type: star, hosts: " + std::to_string(c.n + 1) + ", host_link: {rate: " + rate +
-      ", delay: 1us}}\n" + "switch: {mechanism: rocc, params: {trace: true}}\ncc: {algorithm: rocc}\n" +
-      "workload: [{type: incast, receiver: 0, senders: 1-" + std::to_string(c.n) +
-      ", size: 10GB, start: 0, rate: " + std::to_string(c.gbps * 9 / 10) + "Gbps}]\n" +
-      "monitor: {queues: {interval: 10us, where: [\"s0:0\"]}, flow_rates: {interval: 100us}}\n";
-  auto out = run_yaml(yaml, "rocc_fair_" + std::to_string(c.gbps) + "_" + std::to_string(c.n));
+  auto out =
+      run_fairness(c.gbps, c.n, "20ms", "rocc_fair_" + std::to_string(c.gbps) + "_" + std::to_string(c.n));
   const double fair = c.gbps * 1e9 / c.n;
   auto r = wire_rates(out, 12e6);
   ASSERT_EQ(r.size(), static_cast<std::size_t>(c.n));
@@ -127,10 +139,9 @@ TEST_P(RoccFairness, EveryFlowGetsBOverNAndTheQueueSitsAtQref) {
   // Within 20 % of Q_ref, or within the controller's fixed-point dead zone if wider: alpha alone moves F by
   // one unit only when the queue is 1 / alpha units of 600 B off Q_ref (at 40G N = 100, F = 40 units and
   // alpha = 0.3 / 32: +-64 KB, 43 % of Q_ref; everywhere else the dead zone is below 20 %).
-  const double f_units = fair / 1e7, f_max = c.gbps * 100.0;
-  double level = 2;
-  while (f_units < f_max / level && level < 64) level *= 2;
-  const double alpha = (c.gbps == 40 ? 0.3 : 0.45) / (level / 2);
+  const RoccController::Setting link = RoccController::for_link(RoccCpParams{}, c.gbps * 1'000'000'000ull);
+  const double alpha = link.alpha0 / static_cast<double>(RoccController::gain_ratio(
+                                         static_cast<std::int64_t>(fair / 1e7), link.f_max));
   const double tolerance = std::max(0.20, 600.0 / alpha / c.q_ref_bytes);
   EXPECT_NEAR(q / samples / c.q_ref_bytes, 1.0, tolerance);
   EXPECT_EQ(out.result.counters.drops, 0u);
@@ -147,13 +158,12 @@ INSTANTIATE_TEST_SUITE_P(Paper, RoccFairness,
 // How fast F can climb from F_min with the paper's gains: with an empty queue each tick adds at most
 // trunc(alpha0 / ratio(F) x Q_ref) units (the beta terms telescope to zero over a climb). Returns the ticks
 // to reach `target` units.
-int fastest_climb_ticks(double alpha0, std::int64_t q_ref, std::int64_t f_max, std::int64_t target) {
-  std::int64_t f = 10;
+int fastest_climb_ticks(const RoccController::Setting& s, std::int64_t target) {
+  std::int64_t f = s.f_min;
   int ticks = 0;
   while (f < target) {
-    std::int64_t level = 2;
-    while (f < f_max / level && level < 64) level *= 2;
-    f += static_cast<std::int64_t>(alpha0 / static_cast<double>(level / 2) * static_cast<double>(q_ref));
+    f += static_cast<std::int64_t>(s.alpha0 / static_cast<double>(RoccController::gain_ratio(f, s.f_max)) *
+                                   static_cast<double>(s.q_ref));
     ++ticks;
   }
   return ticks;
@@ -164,15 +174,9 @@ TEST(Rocc, FairRateSettlesAsFastAsTheAutoTunedGainsAllow) {
   // 40G: 6.3 ms). The CP must settle (F within 10 % of B/N for good) within that bound plus 1 ms.
   for (auto [gbps, n] : {std::pair{40, 2}, {40, 10}, {100, 2}, {100, 10}}) {
     const double fair = gbps * 1e9 / n;
-    const bool g40 = gbps == 40;
-    const int ticks = fastest_climb_ticks(g40 ? 0.3 : 0.45, g40 ? 250 : 500, g40 ? 4000 : 10000,
+    const int ticks = fastest_climb_ticks(RoccController::for_link(RoccCpParams{}, gbps * 1'000'000'000ull),
                                           static_cast<std::int64_t>(0.9 * fair / 1e7));
-    const std::string yaml = "stop: 14ms\ntopology: {type: star, hosts: " + std::to_string(n + 1) +
-                             ", host_link: {rate: " + std::to_string(gbps) + "Gbps, delay: 1us}}\n" +
-                             "switch: {mechanism: rocc, params: {trace: true}}\ncc: {algorithm: rocc}\n" +
-                             "workload: [{type: incast, receiver: 0, senders: 1-" + std::to_string(n) +
-                             ", size: 10GB, start: 0, rate: " + std::to_string(gbps * 9 / 10) + "Gbps}]\n";
-    auto out = run_yaml(yaml, "rocc_settle_" + std::to_string(gbps) + "_" + std::to_string(n));
+    auto out = run_fairness(gbps, n, "14ms", "rocc_settle_" + std::to_string(gbps) + "_" + std::to_string(n));
     double last_off_ns = 0;
     for (auto& row : out.csv("rocc.csv"))
       if (row.at("node") == "s0" && row.at("port") == "0" &&
@@ -187,8 +191,7 @@ TEST(Rocc, StaircaseFairRateFollowsEveryStep) {
   // Paper Fig. 9 (experiments/rocc/b-staircase.yaml): 3 -> 100 -> 3 flows, doubling then halving every ~10
   // ms. Every step reaches and keeps B/N (+-10 %) before the next; the halving steps within 2 ms as in the
   // paper.
-  std::ifstream in(std::string(LOSSLESS_SOURCE_DIR) + "/experiments/rocc/b-staircase.yaml");
-  const std::string yaml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string yaml = experiment_yaml("b-staircase.yaml");
   ASSERT_FALSE(yaml.empty());
   auto out = run_yaml(yaml, "rocc_staircase");
   auto flows = out.csv("fct.csv");

@@ -29,10 +29,7 @@ std::int64_t RoccController::update(Bytes queue_bytes, Bytes delta_q) {
   } else if (q_cur - q_old_ >= s_.q_mid && f_ > s_.f_max / 8) {
     f_ = f_ / 2;
   } else {
-    // Auto-tune: the lower F sits below F_max, the smaller the gains (six regions).
-    std::int64_t level = 2;
-    while (f_ < s_.f_max / level && level < 64) level *= 2;
-    const double ratio = static_cast<double>(level / 2);
+    const auto ratio = static_cast<double>(gain_ratio(f_, s_.f_max));
     const double alpha = s_.alpha0 / ratio, beta = s_.beta0 / ratio;
     // The PI adjustment is truncated toward zero, as a fixed-point datapath computes it: a fraction of a
     // unit moves F neither up nor down. (Truncating F - adjustment instead would floor every small cut to a

@@ -55,6 +55,13 @@ class RoccController {
   RoccController() = default;
   RoccController(const Setting& s, std::int64_t f_init) : s_(s), f_(f_init) {}
   static Setting for_link(const RoccCpParams& p, RateBps rate_bps);
+  // Auto-tuning: alpha = alpha0 / ratio and beta = beta0 / ratio, where ratio (1, 2, ..., 32) halves the
+  // gains for each halving of F below F_max / 2 (six regions).
+  static std::int64_t gain_ratio(std::int64_t f, std::int64_t f_max) {
+    std::int64_t level = 2;
+    while (f < f_max / level && level < 64) level *= 2;
+    return level / 2;
+  }
 
   // Algorithm 1 with the queue length in bytes; returns F (in dF).
   std::int64_t update(Bytes queue_bytes, Bytes delta_q);
