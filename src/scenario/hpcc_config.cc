@@ -233,53 +233,63 @@ HpccConfig read_hpcc_config(const std::string& path) {
   if (!c.has("CC_MODE")) c.fail("CC_MODE", "is required");
   bool has_win = c.number("HAS_WIN", 0) != 0;
   std::string window = !has_win ? "none" : (c.number("VAR_WIN", 0) != 0 ? "bdp" : "bdp_fixed");
-  auto us = [&](const std::string& key) {
-    return format_time(static_cast<TimePs>(std::llround(c.number(key, 0) * 1e6)));
+  // Each copies a config key, when present, into a cc parameter in that parameter's unit.
+  auto copy_us = [&](const char* key, const char* param) {
+    if (c.has(key)) params[param] = format_time(static_cast<TimePs>(std::llround(c.number(key, 0) * 1e6)));
+  };
+  auto copy_rate = [&](const char* key, const char* param) {
+    if (c.has(key)) params[param] = c.rate(key);
+  };
+  auto copy_real = [&](const char* key, const char* param) {
+    if (c.has(key)) params[param] = format_double(c.number(key, 0));
+  };
+  auto copy_count = [&](const char* key, const char* param) {
+    if (c.has(key)) params[param] = static_cast<long long>(c.number(key, 0));
+  };
+  auto copy_flag = [&](const char* key, const char* param) {
+    if (c.has(key)) params[param] = c.number(key, 0) != 0;
   };
   switch (mode) {
     case 1:
       cc["algorithm"] = "dcqcn";
       params["variant"] = "hpcc";
-      if (c.has("ALPHA_RESUME_INTERVAL")) params["alpha_timer"] = us("ALPHA_RESUME_INTERVAL");
-      if (c.has("RATE_DECREASE_INTERVAL")) params["rate_decrease_interval"] = us("RATE_DECREASE_INTERVAL");
-      if (c.has("CLAMP_TARGET_RATE")) params["clamp_target_rate"] = c.number("CLAMP_TARGET_RATE", 0) != 0;
-      if (c.has("RP_TIMER")) params["rate_increase_timer"] = us("RP_TIMER");
-      if (c.has("EWMA_GAIN")) params["g"] = format_double(c.number("EWMA_GAIN", 0));
-      if (c.has("FAST_RECOVERY_TIMES"))
-        params["fast_recovery_steps"] = static_cast<long long>(c.number("FAST_RECOVERY_TIMES", 1));
-      if (c.has("RATE_AI")) params["rate_ai"] = c.rate("RATE_AI");
-      if (c.has("RATE_HAI")) params["rate_hai"] = c.rate("RATE_HAI");
+      copy_us("ALPHA_RESUME_INTERVAL", "alpha_timer");
+      copy_us("RATE_DECREASE_INTERVAL", "rate_decrease_interval");
+      copy_flag("CLAMP_TARGET_RATE", "clamp_target_rate");
+      copy_us("RP_TIMER", "rate_increase_timer");
+      copy_real("EWMA_GAIN", "g");
+      copy_count("FAST_RECOVERY_TIMES", "fast_recovery_steps");
+      copy_rate("RATE_AI", "rate_ai");
+      copy_rate("RATE_HAI", "rate_hai");
       break;
     case 3:
       cc["algorithm"] = "hpcc";
-      if (c.has("U_TARGET")) params["eta"] = format_double(c.number("U_TARGET", 0.95));
-      if (c.has("MI_THRESH")) params["max_stage"] = static_cast<long long>(c.number("MI_THRESH", 0));
-      if (c.has("FAST_REACT")) params["fast_react"] = c.number("FAST_REACT", 1) != 0;
-      if (c.has("SAMPLE_FEEDBACK")) params["sample_feedback"] = c.number("SAMPLE_FEEDBACK", 0) != 0;
+      copy_real("U_TARGET", "eta");
+      copy_count("MI_THRESH", "max_stage");
+      copy_flag("FAST_REACT", "fast_react");
+      copy_flag("SAMPLE_FEEDBACK", "sample_feedback");
       // The HPCC code: one RATE_AI for every flow and its NIC-scaled queue term.
       params["queue_term"] = "nic_scaled";
-      if (c.has("RATE_AI"))
-        params["rate_ai"] = c.rate("RATE_AI");
-      else
-        params["expected_flows"] = 0;
+      copy_rate("RATE_AI", "rate_ai");
+      if (!c.has("RATE_AI")) params["expected_flows"] = 0;
       break;
     case 7:
       cc["algorithm"] = "timely";
       params["variant"] = "hpcc";
-      if (c.has("RATE_AI")) params["rate_ai"] = c.rate("RATE_AI");
-      if (c.has("RATE_HAI")) params["rate_hai"] = c.rate("RATE_HAI");
+      copy_rate("RATE_AI", "rate_ai");
+      copy_rate("RATE_HAI", "rate_hai");
       break;
     case 8:
       cc["algorithm"] = "dctcp";
-      if (c.has("EWMA_GAIN")) params["g"] = format_double(c.number("EWMA_GAIN", 0));
-      if (c.has("DCTCP_RATE_AI")) params["rate_ai"] = c.rate("DCTCP_RATE_AI");
+      copy_real("EWMA_GAIN", "g");
+      copy_rate("DCTCP_RATE_AI", "rate_ai");
       // The HPCC code's DCTCP uses the configured ECN maps as they are; keep them rather than the K hint.
       break;
     default:
       c.fail("CC_MODE",
              "mode " + c.text("CC_MODE") + " is not supported (1 DCQCN, 3 HPCC, 7 TIMELY, 8 DCTCP)");
   }
-  if (c.has("MIN_RATE")) params["min_rate"] = c.rate("MIN_RATE");
+  copy_rate("MIN_RATE", "min_rate");
   params["window"] = window;
   cc["params"] = params;
   s["cc"] = cc;
