@@ -15,7 +15,7 @@ using EventFn = void (*)(void* target, std::uint64_t arg);
 
 struct EventKey {
   TimePs time;
-  std::uint64_t order;  // phase in the top 8 bits, insertion sequence below
+  std::uint64_t order;  // ties at the same time: phase, then sequence (core/order_key.h)
 };
 struct EventPayload {
   EventFn fn;

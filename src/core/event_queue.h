@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/event_heap.h"
+#include "core/order_key.h"
 #include "core/time.h"
 
 namespace lossless {
@@ -23,7 +24,7 @@ enum class EventPhase : std::uint8_t { kEarly = 0, kNormal = 1, kLate = 2 };
 
 struct Event {
   TimePs time;
-  std::uint64_t order;  // phase in the top 8 bits, insertion sequence below
+  std::uint64_t order;  // core/order_key.h
   EventFn fn;
   void* target;
   std::uint64_t arg;
@@ -39,10 +40,10 @@ class EventQueue {
             EventPhase phase = EventPhase::kNormal) {
     push_ordered(time, reserve(phase), fn, target, arg);
   }
-  // An order key taken now for an event that may be pushed later: the event then runs exactly where it would
-  // have run had it been pushed now.
+  // A FIFO order key for the queue used on its own (the Simulator makes its own keys, core/order_key.h): an
+  // event pushed later with it runs exactly where it would have run had it been pushed now.
   std::uint64_t reserve(EventPhase phase = EventPhase::kNormal) {
-    return (static_cast<std::uint64_t>(phase) << 56) | (seq_++ & kSeqMask);
+    return OrderKey::make(static_cast<std::uint8_t>(phase), seq_++, 0);
   }
   void push_ordered(TimePs time, std::uint64_t order, EventFn fn, void* target, std::uint64_t arg) {
     const EventKey k{time, order};
@@ -105,7 +106,6 @@ class EventQueue {
   }
 
  private:
-  static constexpr std::uint64_t kSeqMask = (1ull << 56) - 1;
   static constexpr std::uint32_t kLaneBits = 8;
   static constexpr std::uint32_t kLanes = 1u << kLaneBits;
 

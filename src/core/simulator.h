@@ -1,8 +1,10 @@
 // The simulation kernel: clock + event queue. No globals: every component gets a Simulator& (STYLE P2).
 #pragma once
 #include <cstdint>
+#include <utility>
 
 #include "core/event_queue.h"
+#include "core/order_key.h"
 #include "core/time.h"
 
 namespace lossless {
@@ -14,18 +16,45 @@ class Simulator {
 
   void at(TimePs time, EventFn fn, void* target, std::uint64_t arg = 0,
           EventPhase phase = EventPhase::kNormal) {
-    queue_.push(time, fn, target, arg, phase);
+    queue_.push_ordered(time, reserve_order(phase), fn, target, arg);
   }
   void after(TimePs delay, EventFn fn, void* target, std::uint64_t arg = 0,
              EventPhase phase = EventPhase::kNormal) {
-    queue_.push(now_ + delay, fn, target, arg, phase);
+    queue_.push_ordered(now_ + delay, reserve_order(phase), fn, target, arg);
   }
 
   // The order key of the event being run (ties at the same instant are resolved by it).
   std::uint64_t current_order() const { return current_order_; }
-  std::uint64_t reserve_order(EventPhase phase = EventPhase::kNormal) { return queue_.reserve(phase); }
+  // A key taken now for an event that may be pushed later: it runs exactly where it would have run had it
+  // been pushed now. Keys come from the acting node's Lamport clock (core/order_key.h).
+  std::uint64_t reserve_order(EventPhase phase = EventPhase::kNormal) {
+    std::uint64_t* clock = clocks_ + node_;
+    const std::uint64_t seq = *clock > seq_floor_ ? *clock : seq_floor_;
+    *clock = seq + 1;
+    return OrderKey::make(static_cast<std::uint8_t>(phase), seq, node_);
+  }
+  // Two consecutive keys (a transmission's delivery and its end), for one clock update instead of two.
+  std::pair<std::uint64_t, std::uint64_t> reserve_two_orders() {
+    std::uint64_t* clock = clocks_ + node_;
+    const std::uint64_t seq = *clock > seq_floor_ ? *clock : seq_floor_;
+    *clock = seq + 2;
+    constexpr auto kNormal = static_cast<std::uint8_t>(EventPhase::kNormal);
+    return {OrderKey::make(kNormal, seq, node_), OrderKey::make(kNormal, seq + 1, node_)};
+  }
   void at_reserved(TimePs time, std::uint64_t order, EventFn fn, void* target, std::uint64_t arg = 0) {
     queue_.push_ordered(time, order, fn, target, arg);
+  }
+
+  // The node on whose behalf events are being scheduled. An event acts for the node that scheduled it; a
+  // handler that runs on behalf of another node (a packet arriving over a link, a flow starting at its host)
+  // says so first. Before the run it is the set-up context.
+  void act_as(std::uint32_t node) { node_ = node; }
+  std::uint32_t acting_node() const { return node_; }
+  // Per-node Lamport clocks (nodes 0..setup_node, the last being the set-up context), shared by the
+  // simulators of a partitioned run: each node's entry is only touched by the thread that runs that node.
+  void use_node_clocks(std::uint64_t* clocks, std::uint32_t setup_node) {
+    clocks_ = clocks;
+    node_ = setup_node;
   }
 
   // Runs events with time <= until, or until stop() is called or the queue drains. `on_batch` is called every
@@ -38,6 +67,8 @@ class Simulator {
     while (!stopped_ && queue_.pop_until(until, e)) {
       now_ = e.time;
       current_order_ = e.order;
+      seq_floor_ = OrderKey::seq(e.order) + 1;
+      node_ = OrderKey::node(e.order);
       // The next event's state is almost always cold (a packet that left a port a link delay ago): start
       // fetching it while this one runs. Prefetches never fault, whatever the argument holds.
       if (!queue_.empty()) {
@@ -62,6 +93,10 @@ class Simulator {
   EventQueue queue_;
   TimePs now_ = 0;
   std::uint64_t current_order_ = 0;
+  std::uint64_t seq_floor_ = 1;  // keys taken while an event runs sort after it
+  std::uint64_t own_clock_ = 0;  // a simulator on its own: one set-up context, node 0
+  std::uint64_t* clocks_ = &own_clock_;
+  std::uint32_t node_ = 0;
   std::uint64_t events_ = 0;
   bool stopped_ = false;
 };

@@ -20,6 +20,11 @@ Network::Network(Simulator& sim, Topology topo, const SwitchConfig& sw, const Ni
                  std::uint64_t seed)
     : sim_(sim), topo_(std::move(topo)), sw_cfg_(sw), nic_cfg_(nic), seed_(seed) {
   counters_.log_pfc = false;
+  if (topo_.nodes() >= OrderKey::kMaxNodes)
+    throw ConfigError("", "topology",
+                      "too many nodes (at most " + std::to_string(OrderKey::kMaxNodes - 1) + ")");
+  node_clocks_.assign(topo_.nodes() + 1, 0);
+  sim_.use_node_clocks(node_clocks_.data(), topo_.nodes());
   node_ports_.resize(topo_.nodes());
   for (std::uint32_t i = 0; i < topo_.links.size(); ++i) {
     const auto& l = topo_.links[i];
@@ -125,7 +130,11 @@ void Network::compute_global_rtt() {
 
 void Network::install_mechanism(const MechanismFactory& factory) {
   for (auto& s : switches_) s->set_mechanism(factory.create(*s, *this));
-  for (auto& s : switches_) s->mechanism()->start();
+  for (auto& s : switches_) {
+    sim_.act_as(s->node());  // a mechanism's timers act for its switch
+    s->mechanism()->start();
+  }
+  sim_.act_as(topo_.nodes());
 }
 
 void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
@@ -189,6 +198,7 @@ void Network::flow_start_event(void* target, std::uint64_t flow_id) {
   auto* net = static_cast<Network*>(target);
   net->schedule_next_start();
   SenderQp& q = net->qps_[flow_id];
+  net->sim_.act_as(q.flow->src);
   q.nic->start_flow(q);
 }
 

@@ -99,6 +99,7 @@ class Network {
   std::uint64_t seed_;
   PacketPool pool_;
   NetCounters counters_;
+  std::vector<std::uint64_t> node_clocks_;  // order-key clocks: one per node, then the set-up context
   std::vector<NodePorts> node_ports_;
   RoutingTable routes_;
   std::vector<std::unique_ptr<RdmaNic>> nics_;

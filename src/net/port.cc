@@ -21,9 +21,11 @@ void Port::transmit(Packet* p) {
   // One event per packet on the wire, due a fixed offset (serialization + propagation) after now: the event
   // queue keeps such events in a FIFO lane, so this costs no heap work. The event goes straight to the
   // receiving port's owner.
-  sim->after(ser + delay_ps, peer->on_arrive, peer, reinterpret_cast<std::uint64_t>(p));
+  const auto [deliver_order, done_order] = sim->reserve_two_orders();
+  sim->at_reserved(now + ser + delay_ps, deliver_order, peer->on_arrive, peer,
+                   reinterpret_cast<std::uint64_t>(p));
   busy_until_ = now + ser;
-  tx_done_order_ = sim->reserve_order();
+  tx_done_order_ = done_order;
   tx_done_pending_ = queued_bytes > 0 || (owner_has_work && owner_has_work(owner));
   if (tx_done_pending_) sim->at_reserved(busy_until_, tx_done_order_, &Port::tx_done_event, this);
 }

@@ -24,6 +24,7 @@ RdmaNic::RdmaNic(Network& net, std::uint32_t host)
 
 void RdmaNic::arrive_event(void* target, std::uint64_t packet) {
   auto* port = static_cast<Port*>(target);
+  port->sim->act_as(port->node);  // the event was scheduled by the sending node
   static_cast<RdmaNic*>(port->owner)->receive(reinterpret_cast<Packet*>(packet));
 }
 

@@ -34,6 +34,7 @@ void Switch::configure() {
 
 void Switch::arrive_event(void* target, std::uint64_t packet) {
   auto* port = static_cast<Port*>(target);
+  port->sim->act_as(port->node);  // the event was scheduled by the sending node
   static_cast<Switch*>(port->owner)->receive(*port, reinterpret_cast<Packet*>(packet));
 }
 
