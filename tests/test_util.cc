@@ -19,7 +19,7 @@ std::string temp_dir(const std::string& tag) {
 }
 
 RunOutput run_yaml(const std::string& yaml, const std::string& tag,
-                   const std::vector<std::pair<std::string, std::string>>& sets) {
+                   const std::vector<std::pair<std::string, std::string>>& sets, unsigned threads) {
   std::string dir = temp_dir(tag);
   std::string file = dir + "/scenario.in.yaml";
   std::ofstream(file) << yaml;
@@ -29,6 +29,7 @@ RunOutput run_yaml(const std::string& yaml, const std::string& tag,
   Scenario sc = load_scenario(file, ov);
   RunOptions opts;
   opts.quiet = true;
+  opts.threads = threads;
   RunOutput out;
   out.result = run_scenario(sc, opts);
   out.dir = ov.out_dir;

@@ -18,7 +18,7 @@ struct RunOutput {
 
 std::string temp_dir(const std::string& tag);
 RunOutput run_yaml(const std::string& yaml, const std::string& tag,
-                   const std::vector<std::pair<std::string, std::string>>& sets = {});
+                   const std::vector<std::pair<std::string, std::string>>& sets = {}, unsigned threads = 1);
 // A numeric CSV field.
 inline double num(const std::map<std::string, std::string>& row, const std::string& key) {
   return std::stod(row.at(key));

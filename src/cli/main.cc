@@ -27,9 +27,9 @@ namespace lossless {
 namespace {
 
 constexpr const char* kUsage = R"(usage:
-  lossless run SCENARIO.yaml [-o OUT_DIR] [--set PATH=VALUE]... [--seed N] [--quiet]
+  lossless run SCENARIO.yaml [-o OUT_DIR] [--set PATH=VALUE]... [--seed N] [--threads N] [--quiet]
   lossless validate SCENARIO.yaml|SWEEP.yaml [--set PATH=VALUE]... [--seed N]
-  lossless hpcc CONFIG.txt [-o OUT_DIR] [--quiet]
+  lossless hpcc CONFIG.txt [-o OUT_DIR] [--threads N] [--quiet]
   lossless sweep SWEEP.yaml [-j N] [-o OUT_DIR] [--quiet]
   lossless list [cc|mechanisms|switch|nic|workloads|topologies]
   lossless plot OUT_DIR... [-o FIG_DIR]
@@ -44,9 +44,10 @@ struct Args {
   ScenarioOverrides ov;
   bool quiet = false;
   int jobs = 1;
+  unsigned threads = 1;
 };
 
-Args parse_args(int argc, char** argv, int first, bool allow_jobs) {
+Args parse_args(int argc, char** argv, int first, bool allow_jobs, bool allow_threads = false) {
   Args a;
   for (int i = first; i < argc; ++i) {
     std::string s = argv[i];
@@ -75,6 +76,12 @@ Args parse_args(int argc, char** argv, int first, bool allow_jobs) {
           std::stoi(v) < 1)
         usage_error("-j takes a positive integer, got '" + v + "'");
       a.jobs = std::stoi(v);
+    } else if (allow_threads && s == "--threads") {
+      std::string v = need("a number");
+      if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 3 ||
+          std::stoi(v) < 1 || std::stoi(v) > 64)
+        usage_error("--threads takes an integer from 1 to 64, got '" + v + "'");
+      a.threads = static_cast<unsigned>(std::stoi(v));
     } else if (!s.empty() && s[0] == '-') {
       usage_error("unknown option '" + s + "'");
     } else if (a.file.empty()) {
@@ -88,10 +95,11 @@ Args parse_args(int argc, char** argv, int first, bool allow_jobs) {
 }
 
 int cmd_run(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, false);
+  Args a = parse_args(argc, argv, 2, false, true);
   Scenario sc = load_scenario(a.file, a.ov);
   RunOptions opts;
   opts.quiet = a.quiet;
+  opts.threads = a.threads;
   RunResult r = run_scenario(sc, opts);
   if (!a.quiet) {
     print_result_table(r, stdout);
@@ -101,13 +109,14 @@ int cmd_run(int argc, char** argv) {
 }
 
 int cmd_hpcc(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, false);
-  if (!a.ov.sets.empty() || a.ov.has_seed) usage_error("hpcc takes only -o and --quiet");
+  Args a = parse_args(argc, argv, 2, false, true);
+  if (!a.ov.sets.empty() || a.ov.has_seed) usage_error("hpcc takes only -o, --threads and --quiet");
   HpccConfig cfg = read_hpcc_config(a.file);
   if (a.ov.out_dir.empty()) a.ov.out_dir = "out/" + std::filesystem::path(a.file).stem().string();
   Scenario sc = parse_scenario(cfg.scenario, a.file, a.ov);
   RunOptions opts;
   opts.quiet = a.quiet;
+  opts.threads = a.threads;
   opts.hpcc_fct_path = cfg.fct_output;
   opts.hpcc_pfc_path = cfg.pfc_output;
   RunResult r = run_scenario(sc, opts);

@@ -10,11 +10,12 @@ namespace lossless::test {
 
 template <class Params, class Sender>
 struct CcHarness {
-  Simulator sim;
   Network net;
+  Simulator& sim;
   std::unique_ptr<CcFactoryOf<Params, Sender>> factory;
   explicit CcHarness(const Params& params)
-      : net(sim, make_star(2, {100'000'000'000, kPsPerUs}), SwitchConfig{}, NicConfig{}, 1),
+      : net(make_star(2, {100'000'000'000, kPsPerUs}), SwitchConfig{}, NicConfig{}, 1),
+        sim(net.sim()),
         factory(std::make_unique<CcFactoryOf<Params, Sender>>(params)) {
     Flow f;
     f.src = 0;

@@ -25,7 +25,8 @@ struct CcEnv {
   Bytes max_bdp_bytes;     // largest host-pair bandwidth-delay product
 };
 
-class CongestionControl {
+// Cache-line aligned for the same reason as SenderQp.
+class alignas(64) CongestionControl {
  public:
   virtual ~CongestionControl() = default;
   virtual void on_start() {}

@@ -1,8 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <thread>
+#include <vector>
+
 #include "core/event_queue.h"
 #include "core/rng.h"
 #include "core/simulator.h"
+#include "core/spin_barrier.h"
 #include "core/units.h"
 
 namespace lossless {
@@ -114,6 +118,75 @@ TEST(Simulator, StopsAtHorizonAndOnRequest) {
   sim.run(50);
   EXPECT_EQ(fired, 1);
   EXPECT_EQ(sim.now(), 10u);
+}
+
+// Order keys come from per-node clocks: an event scheduled for "now" sorts after its cause even when the
+// cause came from a node with a higher clock, and a node's keys do not depend on what other nodes do.
+TEST(OrderKeys, ZeroDelayEventsFollowTheirCause) {
+  std::vector<std::uint64_t> clocks(3, 0);  // nodes 0 and 1, then the set-up context
+  Simulator sim;
+  sim.use_node_clocks(clocks.data(), 2);
+  std::vector<std::uint64_t> ran;
+  struct Ctx {
+    Simulator* sim;
+    std::vector<std::uint64_t>* ran;
+  } ctx{&sim, &ran};
+  // Node 1 runs many events first, so its clock is far ahead of node 0's.
+  auto node1 = [](void* t, std::uint64_t) {
+    auto* c = static_cast<Ctx*>(t);
+    c->ran->push_back(c->sim->current_order());
+  };
+  sim.act_as(1);
+  for (int i = 0; i < 50; ++i) sim.at(10, node1, &ctx);
+  // Node 1's last event hands a packet to node 0, which schedules an event for the same instant.
+  auto on_node0 = [](void* t, std::uint64_t) {
+    auto* c = static_cast<Ctx*>(t);
+    c->ran->push_back(c->sim->current_order());
+  };
+  auto handover = [](void* t, std::uint64_t fn) {
+    auto* c = static_cast<Ctx*>(t);
+    c->ran->push_back(c->sim->current_order());
+    c->sim->act_as(0);
+    c->sim->at(c->sim->now(), reinterpret_cast<EventFn>(fn), t);
+  };
+  sim.at(20, handover, &ctx, reinterpret_cast<std::uint64_t>(+on_node0));
+  sim.run(100);
+  ASSERT_EQ(ran.size(), 52u);
+  for (std::size_t i = 1; i < 50; ++i) EXPECT_LT(ran[i - 1], ran[i]) << i;  // same instant: key order
+  EXPECT_EQ(OrderKey::node(ran.back()), 0u);
+  EXPECT_GT(OrderKey::seq(ran.back()), OrderKey::seq(ran[50]));
+}
+
+TEST(OrderKeys, ANodesKeysDoNotDependOnOtherNodes) {
+  auto keys_of_node0 = [](int other_events) {
+    std::vector<std::uint64_t> clocks(3, 0);
+    Simulator sim;
+    sim.use_node_clocks(clocks.data(), 2);
+    std::vector<std::uint64_t> keys;
+    sim.act_as(1);
+    for (int i = 0; i < other_events; ++i) sim.reserve_order();
+    sim.act_as(0);
+    for (int i = 0; i < 5; ++i) keys.push_back(sim.reserve_order());
+    return keys;
+  };
+  EXPECT_EQ(keys_of_node0(0), keys_of_node0(1000));
+}
+
+TEST(SpinBarrier, MeetsAndAborts) {
+  SpinBarrier barrier(2);
+  int shared = 0;
+  std::thread t([&] {
+    shared = 1;
+    EXPECT_TRUE(barrier.arrive_and_wait());
+    EXPECT_TRUE(barrier.arrive_and_wait());  // meets the main thread's last arrival
+  });
+  EXPECT_TRUE(barrier.arrive_and_wait());
+  EXPECT_EQ(shared, 1);  // written before the other thread arrived
+  SpinBarrier lone(2);
+  lone.abort();
+  EXPECT_FALSE(lone.arrive_and_wait());  // nobody else will come: abort lets it go
+  barrier.arrive_and_wait();
+  t.join();
 }
 
 TEST(Rng, StreamsAreDeterministicAndIndependent) {

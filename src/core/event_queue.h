@@ -46,29 +46,22 @@ class EventQueue {
     return OrderKey::make(static_cast<std::uint8_t>(phase), seq_++, 0);
   }
   void push_ordered(TimePs time, std::uint64_t order, EventFn fn, void* target, std::uint64_t arg) {
-    const EventKey k{time, order};
-    const EventPayload p{fn, target, arg};
     // Events in the past of the last pop cannot be scheduled; the offset is what groups events into lanes.
-    const TimePs offset = time - last_time_;
-    const std::uint32_t li = lane_of(offset);
-    Lane& lane = lanes_[li];
-    if (lane.tag != offset) {
-      // A lane serves one offset; it changes hands only when empty, and an offset gets a lane the second time
-      // it is seen: one-off offsets (a flow's odd-sized last packet) would only crowd the merge heap.
-      if (lane.empty()) lane.tag = offset;
-      heap_.push(k, p);
-    } else if (lane.empty()) {
-      lane.append(k, p);
-      heads_push(Head{k, li});
-    } else if (!event_before(k, lane.back_key())) {
-      lane.append(k, p);
-    } else {
-      heap_.push(k, p);
-    }
-    ++n_;
+    push_in_lane(EventKey{time, order}, EventPayload{fn, target, arg}, time - last_time_);
+  }
+  // An event scheduled elsewhere (another partition) `offset` before it is due, handed over later: it gets a
+  // lane of its own kind, so that handed-over events, which arrive in batches, stay in order in their lanes.
+  void push_handed_over(TimePs time, std::uint64_t order, EventFn fn, void* target, std::uint64_t arg,
+                        TimePs offset) {
+    push_in_lane(EventKey{time, order}, EventPayload{fn, target, arg}, offset | kHandedOverTag);
   }
   bool empty() const { return n_ == 0; }
   std::size_t size() const { return n_; }
+  // The time of the next event, or kTimeNever.
+  TimePs top_time() const {
+    if (n_ == 0) return kTimeNever;
+    return from_lane() ? heads_[0].key.time : heap_.top_key().time;
+  }
   // The next event's payload (the event loop prefetches what it will touch). The queue must not be empty.
   const EventPayload& top_payload() const {
     return from_lane() ? lanes_[heads_[0].lane].front_payload() : heap_.top_payload();
@@ -106,7 +99,27 @@ class EventQueue {
   }
 
  private:
+  static constexpr TimePs kHandedOverTag = TimePs{1} << 63;
   static constexpr std::uint32_t kLaneBits = 8;
+
+  void push_in_lane(const EventKey& k, const EventPayload& p, TimePs offset) {
+    const std::uint32_t li = lane_of(offset);
+    Lane& lane = lanes_[li];
+    if (lane.tag != offset) {
+      // A lane serves one offset; it changes hands only when empty, and an offset gets a lane the second time
+      // it is seen: one-off offsets (a flow's odd-sized last packet) would only crowd the merge heap.
+      if (lane.empty()) lane.tag = offset;
+      heap_.push(k, p);
+    } else if (lane.empty()) {
+      lane.append(k, p);
+      heads_push(Head{k, li});
+    } else if (!event_before(k, lane.back_key())) {
+      lane.append(k, p);
+    } else {
+      heap_.push(k, p);
+    }
+    ++n_;
+  }
   static constexpr std::uint32_t kLanes = 1u << kLaneBits;
 
   static std::uint32_t lane_of(TimePs offset) {

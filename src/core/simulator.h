@@ -45,6 +45,12 @@ class Simulator {
     queue_.push_ordered(time, order, fn, target, arg);
   }
 
+  // An event scheduled by another simulator `offset` before it is due (a partitioned run hands them over
+  // between windows).
+  void at_handed_over(const Event& e, TimePs offset) {
+    queue_.push_handed_over(e.time, e.order, e.fn, e.target, e.arg, offset);
+  }
+
   // The node on whose behalf events are being scheduled. An event acts for the node that scheduled it; a
   // handler that runs on behalf of another node (a packet arriving over a link, a flow starting at its host)
   // says so first. Before the run it is the set-up context.
@@ -57,37 +63,12 @@ class Simulator {
     node_ = setup_node;
   }
 
-  // Runs events with time <= until, or until stop() is called or the queue drains. `on_batch` is called every
-  // `batch` events (progress reporting, early-exit checks) with no effect on the simulation.
-  template <class OnBatch>
-  void run(TimePs until, std::uint64_t batch, OnBatch&& on_batch) {
-    stopped_ = false;
-    std::uint64_t next_check = events_ + batch;
-    Event e;
-    while (!stopped_ && queue_.pop_until(until, e)) {
-      now_ = e.time;
-      current_order_ = e.order;
-      seq_floor_ = OrderKey::seq(e.order) + 1;
-      node_ = OrderKey::node(e.order);
-      // The next event's state is almost always cold (a packet that left a port a link delay ago): start
-      // fetching it while this one runs. Prefetches never fault, whatever the argument holds.
-      if (!queue_.empty()) {
-        const EventPayload& next = queue_.top_payload();
-        __builtin_prefetch(next.target);
-        __builtin_prefetch(reinterpret_cast<const void*>(next.arg));
-      }
-      e.fn(e.target, e.arg);
-      if (++events_ == next_check) {
-        on_batch();
-        next_check += batch;
-      }
-    }
-  }
-  void run(TimePs until) {
-    run(until, ~std::uint64_t{0} >> 1, [] {});
-  }
-  void stop() { stopped_ = true; }
+  // Runs events with time <= until, or until the queue drains. Compiled in one place (simulator.cc): the
+  // event loop's speed should not depend on the code around its caller.
+  void run(TimePs until);
   std::size_t pending() const { return queue_.size(); }
+  // When the next event is due (kTimeNever if none is).
+  TimePs next_time() const { return queue_.top_time(); }
 
  private:
   EventQueue queue_;
@@ -98,7 +79,6 @@ class Simulator {
   std::uint64_t* clocks_ = &own_clock_;
   std::uint32_t node_ = 0;
   std::uint64_t events_ = 0;
-  bool stopped_ = false;
 };
 
 // Adapts a member function to an EventFn: sim.at(t, &member_event<Port, &Port::on_tx_done>, this, arg).

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "topo/partitioning.h"
 
 namespace lossless {
 namespace {
@@ -16,15 +17,23 @@ std::uint32_t five_tuple_hash(std::uint32_t src, std::uint32_t dst, std::uint16_
 
 }  // namespace
 
-Network::Network(Simulator& sim, Topology topo, const SwitchConfig& sw, const NicConfig& nic,
-                 std::uint64_t seed)
-    : sim_(sim), topo_(std::move(topo)), sw_cfg_(sw), nic_cfg_(nic), seed_(seed) {
-  counters_.log_pfc = false;
+Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, std::uint64_t seed,
+                 unsigned partitions)
+    : topo_(std::move(topo)), sw_cfg_(sw), nic_cfg_(nic), seed_(seed) {
   if (topo_.nodes() >= OrderKey::kMaxNodes)
     throw ConfigError("", "topology",
                       "too many nodes (at most " + std::to_string(OrderKey::kMaxNodes - 1) + ")");
+  if (min_link_delay(topo_) == 0) partitions = 1;  // no lookahead: one thread
+  partitions = std::max(1u, std::min({partitions, topo_.hosts, 255u}));
+  node_part_ = split_nodes(topo_, partitions);
   node_clocks_.assign(topo_.nodes() + 1, 0);
-  sim_.use_node_clocks(node_clocks_.data(), topo_.nodes());
+  for (unsigned i = 0; i < partitions; ++i) {
+    parts_.push_back(std::make_unique<Partition>(i));
+    Partition& part = *parts_.back();
+    part.net = this;
+    part.outbox.resize(partitions);
+    part.sim.use_node_clocks(node_clocks_.data(), topo_.nodes());
+  }
   node_ports_.resize(topo_.nodes());
   for (std::uint32_t i = 0; i < topo_.links.size(); ++i) {
     const auto& l = topo_.links[i];
@@ -55,8 +64,11 @@ Network::Network(Simulator& sim, Topology topo, const SwitchConfig& sw, const Ni
       // The peer's port on the same link.
       std::uint32_t peer_idx = 0;
       while (node_ports_[peer].link[peer_idx] != node_ports_[n].link[idx]) ++peer_idx;
-      p.sim = &sim_;
-      p.counters = &counters_;
+      Partition& part = partition_of(n);
+      p.sim = &part.sim;
+      p.counters = &part.counters;
+      if (node_part_[peer] != part.id) p.remote = &part.outbox[node_part_[peer]];
+      p.deliver = topo_.is_host(peer) ? &RdmaNic::arrive_event : &Switch::arrive_event;
       p.node = n;
       p.index = static_cast<std::uint16_t>(idx);
       p.peer = &port_of(peer, peer_idx);
@@ -66,12 +78,10 @@ Network::Network(Simulator& sim, Topology topo, const SwitchConfig& sw, const Ni
         p.owner = nics_[n].get();
         p.kick = &RdmaNic::kick;
         p.owner_has_work = &RdmaNic::has_work;
-        p.on_arrive = &RdmaNic::arrive_event;
         max_host_rate_ = std::max(max_host_rate_, l.rate_bps);
       } else {
         p.owner = switches_[n - topo_.hosts].get();
         p.kick = &Switch::kick;
-        p.on_arrive = &Switch::arrive_event;
       }
     }
   }
@@ -131,10 +141,11 @@ void Network::compute_global_rtt() {
 void Network::install_mechanism(const MechanismFactory& factory) {
   for (auto& s : switches_) s->set_mechanism(factory.create(*s, *this));
   for (auto& s : switches_) {
-    sim_.act_as(s->node());  // a mechanism's timers act for its switch
+    Simulator& sim = sim_of(s->node());
+    sim.act_as(s->node());  // a mechanism's timers act for its switch
     s->mechanism()->start();
+    sim.act_as(topo_.nodes());
   }
-  sim_.act_as(topo_.nodes());
 }
 
 void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
@@ -151,9 +162,10 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
   start_order_.assign(n, 0);
   rev_route_.assign(n, 0);
   route_ports_.clear();
-  flows_completed_ = 0;
-  CcEnv env{sim_, nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_};
+  for (auto& part : parts_) part->flows_completed = 0;
   int_enabled_ = cc.hints().needs_int;
+  // Start orders come from the set-up context's clock, shared by all partitions (set-up is single-threaded).
+  Simulator& setup = parts_[0]->sim;
   for (std::size_t i = 0; i < n; ++i) {
     const Flow& f = flows_[i];
     LOSSLESS_CHECK(f.id == i, "flow ids must be dense and ordered");
@@ -173,44 +185,111 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
     path(f.dst, f.src, rev_hash_[i], &route_ports_);
     q.base_rtt_ps = p.base_rtt_ps();
     q.bottleneck_bps = p.bottleneck_bps;
+    CcEnv env{sim_of(f.src), nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_};
     ccs_.push_back(cc.create(q, env));
     q.cc = ccs_.back().get();
-    start_order_[i] = sim_.reserve_order();
+    start_order_[i] = setup.reserve_order();
   }
-  // Flow starts are chained: only the next one waits in the event queue (a run may hold millions), at the
-  // order key it would have had if all were queued now.
-  start_sequence_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) start_sequence_[i] = static_cast<std::uint32_t>(i);
-  std::sort(start_sequence_.begin(), start_sequence_.end(), [&](std::uint32_t a, std::uint32_t b) {
+  // Flow starts are chained per partition: only the next one waits in the event queue (a run may hold
+  // millions), at the order key it would have had if all were queued now.
+  std::vector<std::uint32_t> by_start(n);
+  for (std::size_t i = 0; i < n; ++i) by_start[i] = static_cast<std::uint32_t>(i);
+  std::sort(by_start.begin(), by_start.end(), [&](std::uint32_t a, std::uint32_t b) {
     return flows_[a].start_ps < flows_[b].start_ps || (flows_[a].start_ps == flows_[b].start_ps && a < b);
   });
-  next_start_ = 0;
-  schedule_next_start();
+  for (auto& part : parts_) {
+    part->start_sequence.clear();
+    part->next_start = 0;
+  }
+  for (std::uint32_t id : by_start) partition_of(flows_[id].src).start_sequence.push_back(id);
+  for (auto& part : parts_) schedule_next_start(*part);
 }
 
-void Network::schedule_next_start() {
-  if (next_start_ == start_sequence_.size()) return;
-  std::uint32_t id = start_sequence_[next_start_++];
-  sim_.at_reserved(flows_[id].start_ps, start_order_[id], &Network::flow_start_event, this, id);
+void Network::schedule_next_start(Partition& part) {
+  if (part.next_start == part.start_sequence.size()) return;
+  std::uint32_t id = part.start_sequence[part.next_start++];
+  part.sim.at_reserved(part.net->flows_[id].start_ps, part.net->start_order_[id], &Network::flow_start_event,
+                       &part, id);
 }
 
 void Network::flow_start_event(void* target, std::uint64_t flow_id) {
-  auto* net = static_cast<Network*>(target);
-  net->schedule_next_start();
-  SenderQp& q = net->qps_[flow_id];
-  net->sim_.act_as(q.flow->src);
+  auto& part = *static_cast<Partition*>(target);
+  schedule_next_start(part);
+  SenderQp& q = part.net->qps_[flow_id];
+  part.sim.act_as(q.flow->src);
   q.nic->start_flow(q);
 }
 
 void Network::flow_completed(SenderQp& qp) {
-  finish_ps_[qp.flow->id] = sim_.now();
-  if (++flows_completed_ == flows_.size() && on_all_flows_done) on_all_flows_done();
+  Partition& part = partition_of(qp.flow->src);
+  finish_ps_[qp.flow->id] = part.sim.now();
+  ++part.flows_completed;
+}
+
+std::uint64_t Network::flows_completed() const {
+  std::uint64_t n = 0;
+  for (const auto& part : parts_) n += part->flows_completed;
+  return n;
+}
+
+NetCounters Network::counters() const {
+  NetCounters all = parts_[0]->counters;
+  for (std::size_t i = 1; i < parts_.size(); ++i) {
+    const NetCounters& c = parts_[i]->counters;
+    all.drops += c.drops;
+    all.drops_headroom_full += c.drops_headroom_full;
+    all.pause_frames += c.pause_frames;
+    all.resume_frames += c.resume_frames;
+    all.pause_expiries += c.pause_expiries;
+    all.paused_time_ps += c.paused_time_ps;
+    all.max_queue_bytes = std::max(all.max_queue_bytes, c.max_queue_bytes);
+    all.data_packets += c.data_packets;
+    all.control_packets += c.control_packets;
+    all.packet_hops += c.packet_hops;
+    all.retransmitted_bytes += c.retransmitted_bytes;
+    all.nacks += c.nacks;
+    all.cnps += c.cnps;
+    all.ecn_marks += c.ecn_marks;
+    all.timeouts += c.timeouts;
+    all.pfc_log.insert(all.pfc_log.end(), c.pfc_log.begin(), c.pfc_log.end());
+  }
+  // One order whatever the partitioning: by time, then place; a port's own records stay in event order.
+  std::stable_sort(all.pfc_log.begin(), all.pfc_log.end(), [](const PfcLogRecord& a, const PfcLogRecord& b) {
+    if (a.time_ps != b.time_ps) return a.time_ps < b.time_ps;
+    if (a.node != b.node) return a.node < b.node;
+    if (a.port != b.port) return a.port < b.port;
+    return a.priority < b.priority;
+  });
+  return all;
+}
+
+void Network::set_log_pfc(bool on) {
+  for (auto& part : parts_) part->counters.log_pfc = on;
+}
+
+std::size_t Network::packets_allocated() const {
+  std::size_t n = 0;
+  for (const auto& part : parts_) n += part->pool.allocated();
+  return n;
+}
+
+TimePs Network::now() const {
+  TimePs t = 0;
+  for (const auto& part : parts_) t = std::max(t, part->sim.now());
+  return t;
+}
+
+std::uint64_t Network::events_processed() const {
+  std::uint64_t n = 0;
+  for (const auto& part : parts_) n += part->sim.events_processed();
+  return n;
 }
 
 void Network::finish_accounting() {
-  for (auto& n : nics_) n->port.close_pause_accounting();
+  const TimePs end = now();
+  for (auto& n : nics_) n->port.close_pause_accounting(end);
   for (auto& s : switches_)
-    for (auto& p : s->ports) p.close_pause_accounting();
+    for (auto& p : s->ports) p.close_pause_accounting(end);
 }
 
 }  // namespace lossless

@@ -2,14 +2,15 @@
 // the counters, and starts the flows. Data flows one way: topology + workload -> this -> stats.
 #pragma once
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <vector>
 
 #include "control/congestion_control.h"
+#include "core/error.h"
 #include "core/simulator.h"
 #include "net/config.h"
 #include "net/packet.h"
+#include "net/partition.h"
 #include "net/queue_pair.h"
 #include "net/rdma_nic.h"
 #include "net/switch.h"
@@ -30,7 +31,10 @@ struct PathInfo {
 
 class Network {
  public:
-  Network(Simulator& sim, Topology topo, const SwitchConfig& sw, const NicConfig& nic, std::uint64_t seed);
+  // `partitions` > 1 splits the nodes for a run on that many threads (net/fabric_run.h); it is reduced to 1
+  // when a link has no propagation delay (no lookahead) and never exceeds the number of hosts.
+  Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, std::uint64_t seed,
+          unsigned partitions = 1);
   Network(const Network&) = delete;
   Network& operator=(const Network&) = delete;
   ~Network();
@@ -40,10 +44,23 @@ class Network {
   // Creates QPs and congestion control for `flows` (ids must be 0..n-1 in order) and schedules their starts.
   void install_flows(std::vector<Flow> flows, const CcFactory& cc);
 
-  Simulator& sim() { return sim_; }
-  PacketPool& pool() { return pool_; }
-  NetCounters& counters() { return counters_; }
-  const NetCounters& counters() const { return counters_; }
+  // The clock of a fabric run on one thread (tests, monitors); a partitioned fabric has one per partition.
+  Simulator& sim() {
+    LOSSLESS_CHECK(parts_.size() == 1, "Network::sim() on a partitioned fabric");
+    return parts_[0]->sim;
+  }
+  std::size_t partitions() const { return parts_.size(); }
+  Partition& partition(std::size_t i) { return *parts_[i]; }
+  const Partition& partition(std::size_t i) const { return *parts_[i]; }
+  Partition& partition_of(std::uint32_t node) { return *parts_[node_part_[node]]; }
+  Simulator& sim_of(std::uint32_t node) { return partition_of(node).sim; }
+  // Counters of all partitions together (the PFC log in time order); packets the pools hold.
+  NetCounters counters() const;
+  void set_log_pfc(bool on);
+  std::size_t packets_allocated() const;
+  // The time of the last event run (any partition) and the events run.
+  TimePs now() const;
+  std::uint64_t events_processed() const;
   const SwitchConfig& switch_config() const { return sw_cfg_; }
   const NicConfig& nic_config() const { return nic_cfg_; }
   const Topology& topology() const { return topo_; }
@@ -61,7 +78,7 @@ class Network {
   std::uint32_t forward_hash(std::uint32_t id) const { return fwd_hash_[id]; }
   std::uint32_t reverse_hash(std::uint32_t id) const { return rev_hash_[id]; }
   TimePs finish_ps(std::uint32_t id) const { return finish_ps_[id]; }
-  std::uint64_t flows_completed() const { return flows_completed_; }
+  std::uint64_t flows_completed() const;
 
   RdmaNic& nic(std::uint32_t host) { return *nics_[host]; }
   Switch& switch_at(std::uint32_t s) { return *switches_[s]; }
@@ -83,22 +100,19 @@ class Network {
   Bytes max_bdp_bytes() const { return max_bdp_bytes_; }
 
   void flow_completed(SenderQp& qp);
-  // Called when the last flow completes (the run may end early).
-  std::function<void()> on_all_flows_done;
   void finish_accounting();
 
  private:
   static void flow_start_event(void* target, std::uint64_t flow_id);
-  void schedule_next_start();
+  static void schedule_next_start(Partition& part);
   void compute_global_rtt();
 
-  Simulator& sim_;
   Topology topo_;
   SwitchConfig sw_cfg_;
   NicConfig nic_cfg_;
   std::uint64_t seed_;
-  PacketPool pool_;
-  NetCounters counters_;
+  std::vector<std::uint8_t> node_part_;
+  std::vector<std::unique_ptr<Partition>> parts_;
   std::vector<std::uint64_t> node_clocks_;  // order-key clocks: one per node, then the set-up context
   std::vector<NodePorts> node_ports_;
   RoutingTable routes_;
@@ -116,11 +130,8 @@ class Network {
   std::vector<std::uint32_t> fwd_hash_, rev_hash_;
   std::vector<std::uint32_t> fwd_route_, rev_route_;  // offsets into route_ports_
   std::vector<std::uint16_t> route_ports_;
-  std::vector<std::uint64_t> start_order_;     // reserved event order of each flow's start
-  std::vector<std::uint32_t> start_sequence_;  // flow ids by start time
-  std::size_t next_start_ = 0;
+  std::vector<std::uint64_t> start_order_;  // reserved event order of each flow's start
   std::vector<TimePs> finish_ps_;
-  std::uint64_t flows_completed_ = 0;
 };
 
 }  // namespace lossless

@@ -22,8 +22,11 @@ void Port::transmit(Packet* p) {
   // queue keeps such events in a FIFO lane, so this costs no heap work. The event goes straight to the
   // receiving port's owner.
   const auto [deliver_order, done_order] = sim->reserve_two_orders();
-  sim->at_reserved(now + ser + delay_ps, deliver_order, peer->on_arrive, peer,
-                   reinterpret_cast<std::uint64_t>(p));
+  const auto packet = reinterpret_cast<std::uint64_t>(p);
+  if (remote)
+    remote->push_back({{now + ser + delay_ps, deliver_order, deliver, peer, packet}, ser + delay_ps});
+  else
+    sim->at_reserved(now + ser + delay_ps, deliver_order, deliver, peer, packet);
   busy_until_ = now + ser;
   tx_done_order_ = done_order;
   tx_done_pending_ = queued_bytes > 0 || (owner_has_work && owner_has_work(owner));
@@ -70,11 +73,11 @@ void Port::unpause(std::uint8_t prio) {
   kick_or_wait();
 }
 
-void Port::close_pause_accounting() {
+void Port::close_pause_accounting(TimePs end_ps) {
   for (std::uint8_t q = 0; q < kPriorities; ++q)
     if (paused(q)) {
-      counters->paused_time_ps += sim->now() - paused_since_[q];
-      paused_since_[q] = sim->now();
+      counters->paused_time_ps += end_ps - paused_since_[q];
+      paused_since_[q] = end_ps;
     }
 }
 

@@ -3,9 +3,11 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "core/simulator.h"
 #include "net/packet.h"
+#include "net/partition.h"
 #include "stats/net_counters.h"
 
 namespace lossless {
@@ -42,11 +44,15 @@ class Port {
   SerializationClock clock;
   TimePs delay_ps = 0;
   Port* peer = nullptr;
+  // The receive handler of the peer's owner, kept here: reading it from the peer would share a cache line
+  // with a port another thread may be writing.
+  EventFn deliver = nullptr;
   Bytes tx_bytes = 0;  // cumulative bytes serialized (INT txBytes)
+  // The peer runs in another partition: deliveries go to this outbox (net/partition.h), not to `sim`.
+  std::vector<HandedOverEvent>* remote = nullptr;
 
   // --- wiring (set once by the network builder) and colder state
   NetCounters* counters = nullptr;
-  EventFn on_arrive = nullptr;  // owner's receive handler for packets arriving at this port
   std::array<PacketFifo, kPriorities>
       queues;  // read-only outside Port: pop through dequeue/pop_first_sendable
 
@@ -83,8 +89,8 @@ class Port {
   void transmit(Packet* p);
   // A PFC frame for `prio` arrived at this port (so it concerns what this port sends).
   void on_pfc(std::uint8_t prio, std::uint16_t quanta);
-  // Accounts paused time still open at the end of the run.
-  void close_pause_accounting();
+  // Accounts paused time still open when the run ended at `end_ps`.
+  void close_pause_accounting(TimePs end_ps);
 
  private:
   static void tx_done_event(void* target, std::uint64_t arg);

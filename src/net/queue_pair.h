@@ -11,7 +11,9 @@ namespace lossless {
 class RdmaNic;
 class CongestionControl;
 
-struct SenderQp {
+// Cache-line aligned: a sender and a receiver may run on different threads (net/partition.h), and
+// neighbouring entries must not share a line.
+struct alignas(64) SenderQp {
   const Flow* flow = nullptr;
   RdmaNic* nic = nullptr;
   CongestionControl* cc = nullptr;
@@ -45,7 +47,7 @@ struct SenderQp {
   void set_rate(double new_rate_bps);
 };
 
-struct ReceiverContext {
+struct alignas(64) ReceiverContext {
   Bytes expected = 0;
   Bytes delivered = 0;  // in-order payload bytes (flow_rates monitor)
   std::uint32_t packets_since_ack = 0;

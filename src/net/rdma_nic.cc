@@ -20,7 +20,10 @@ void SenderQp::set_rate(double new_rate_bps) {
 }
 
 RdmaNic::RdmaNic(Network& net, std::uint32_t host)
-    : net_(net), host_(host), wake_(Timer::bind<RdmaNic, &RdmaNic::on_wake>(this)) {}
+    : net_(net),
+      part_(net.partition_of(host)),
+      host_(host),
+      wake_(Timer::bind<RdmaNic, &RdmaNic::on_wake>(this)) {}
 
 void RdmaNic::arrive_event(void* target, std::uint64_t packet) {
   auto* port = static_cast<Port*>(target);
@@ -33,8 +36,8 @@ void RdmaNic::kick(void* owner, std::uint16_t) { static_cast<RdmaNic*>(owner)->t
 void RdmaNic::start_flow(SenderQp& qp) {
   qp.active = true;
   qp.rate_bps = static_cast<double>(qp.line_rate_bps);
-  qp.next_avail_ps = net_.sim().now();
-  qp.last_progress_ps = net_.sim().now();
+  qp.next_avail_ps = part_.sim.now();
+  qp.last_progress_ps = part_.sim.now();
   qp.cc->on_start();
   active_.push_back(&qp);
   if (net_.nic_config().rto_ps > 0) {
@@ -42,14 +45,14 @@ void RdmaNic::start_flow(SenderQp& qp) {
       auto* s = static_cast<SenderQp*>(q);
       s->nic->on_rto(*s);
     });
-    qp.rto.arm_after(net_.sim(), net_.nic_config().rto_ps);
+    qp.rto.arm_after(part_.sim, net_.nic_config().rto_ps);
   }
   port.kick_or_wait();
 }
 
 void RdmaNic::on_qp_rate_change(const SenderQp& qp) {
   if (wake_.armed() && qp.next_avail_ps < wake_.due()) {
-    wake_.arm_at(net_.sim(), std::max(qp.next_avail_ps, net_.sim().now()));
+    wake_.arm_at(part_.sim, std::max(qp.next_avail_ps, part_.sim.now()));
   }
 }
 
@@ -57,11 +60,11 @@ void RdmaNic::on_wake() { port.kick_or_wait(); }
 
 void RdmaNic::try_send() {
   if (port.busy()) return;
-  Simulator& sim = net_.sim();
+  Simulator& sim = part_.sim;
   // ACK/NACK/CNP first, whatever priority they travel at (ACKs at data priority obey its pauses).
   if (Packet* p = port.pop_first_sendable()) {
     port.transmit(p);
-    ++net_.counters().control_packets;
+    ++part_.counters.control_packets;
     return;
   }
   const TimePs now = sim.now();
@@ -77,7 +80,7 @@ void RdmaNic::try_send() {
       continue;
     }
     const NicConfig& cfg = net_.nic_config();
-    Packet* p = net_.pool().get();
+    Packet* p = part_.pool.get();
     const Flow& f = *qp.flow;
     p->type = PacketType::kData;
     p->priority = f.priority;
@@ -90,7 +93,7 @@ void RdmaNic::try_send() {
     p->payload_bytes = static_cast<std::uint32_t>(std::min<Bytes>(cfg.mtu_bytes, qp.size() - qp.snd_nxt));
     p->wire_bytes = static_cast<std::uint32_t>(p->payload_bytes + cfg.data_header_bytes);
     p->sent_ps = now;
-    if (qp.snd_nxt < qp.max_sent) net_.counters().retransmitted_bytes += p->payload_bytes;
+    if (qp.snd_nxt < qp.max_sent) part_.counters.retransmitted_bytes += p->payload_bytes;
     qp.snd_nxt += p->payload_bytes;
     qp.max_sent = std::max(qp.max_sent, qp.snd_nxt);
     qp.last_wire_bytes = p->wire_bytes;
@@ -98,7 +101,7 @@ void RdmaNic::try_send() {
                                                  static_cast<double>(kPsPerSec) / qp.rate_bps);
     qp.cc->on_sent(*p);
     rr_next_ = (idx + 1) % n;
-    ++net_.counters().data_packets;
+    ++part_.counters.data_packets;
     port.transmit(p);
     return;
   }
@@ -112,7 +115,7 @@ void RdmaNic::send_control(Packet* p) {
 
 Packet* RdmaNic::make_reply(const Packet& data, PacketType type) {
   const NicConfig& cfg = net_.nic_config();
-  Packet* p = net_.pool().get();
+  Packet* p = part_.pool.get();
   p->type = type;
   p->priority = (cfg.ack_high_priority || type == PacketType::kCnp) ? kControlPriority : data.priority;
   p->flow_id = data.flow_id;
@@ -143,19 +146,19 @@ void RdmaNic::receive(Packet* p) {
       port.on_pfc(p->pfc_priority, p->pfc_quanta);
       break;
   }
-  net_.pool().put(p);
+  part_.pool.put(p);
 }
 
 void RdmaNic::receive_data(Packet* p) {
   const NicConfig& cfg = net_.nic_config();
   ReceiverContext& rx = net_.receiver(p->flow_id);
   const Flow& f = net_.flow(p->flow_id);
-  const TimePs now = net_.sim().now();
+  const TimePs now = part_.sim.now();
   // Notification point: one CNP per flow per cnp_interval while marked packets arrive.
   if (p->ecn_ce && cfg.cnp_interval_ps > 0 && (!rx.cnp_sent || now - rx.last_cnp_ps >= cfg.cnp_interval_ps)) {
     rx.cnp_sent = true;
     rx.last_cnp_ps = now;
-    ++net_.counters().cnps;
+    ++part_.counters.cnps;
     send_control(make_reply(*p, PacketType::kCnp));
   }
   if (p->seq == rx.expected) {
@@ -181,7 +184,7 @@ void RdmaNic::receive_data(Packet* p) {
       Packet* nack = make_reply(*p, PacketType::kNack);
       nack->seq = rx.expected;
       nack->ecn_ce = p->ecn_ce;
-      ++net_.counters().nacks;
+      ++part_.counters.nacks;
       send_control(nack);
     }
   }
@@ -193,7 +196,7 @@ void RdmaNic::receive_ack(Packet* p) {
   if (qp.finished) return;
   if (p->seq > qp.snd_una) {
     qp.snd_una = p->seq;
-    qp.last_progress_ps = net_.sim().now();
+    qp.last_progress_ps = part_.sim.now();
   }
   if (p->type == PacketType::kNack) {
     qp.snd_nxt = qp.snd_una;  // go-back-N
@@ -216,16 +219,16 @@ void RdmaNic::on_rto(SenderQp& qp) {
   if (qp.finished) return;
   TimePs rto = net_.nic_config().rto_ps;
   TimePs deadline = qp.last_progress_ps + rto;
-  if (qp.snd_una < qp.snd_nxt && net_.sim().now() >= deadline) {
-    ++net_.counters().timeouts;
+  if (qp.snd_una < qp.snd_nxt && part_.sim.now() >= deadline) {
+    ++part_.counters.timeouts;
     qp.snd_nxt = qp.snd_una;
-    qp.last_progress_ps = net_.sim().now();
+    qp.last_progress_ps = part_.sim.now();
     deadline = qp.last_progress_ps + rto;
     port.kick_or_wait();
-  } else if (net_.sim().now() >= deadline) {
-    deadline = net_.sim().now() + rto;
+  } else if (part_.sim.now() >= deadline) {
+    deadline = part_.sim.now() + rto;
   }
-  qp.rto.arm_at(net_.sim(), deadline);
+  qp.rto.arm_at(part_.sim, deadline);
 }
 
 void RdmaNic::complete(SenderQp& qp) {

@@ -7,6 +7,7 @@
 
 #include "core/timer.h"
 #include "net/packet.h"
+#include "net/partition.h"
 #include "net/port.h"
 #include "net/queue_pair.h"
 
@@ -44,6 +45,7 @@ class RdmaNic {
   void complete(SenderQp& qp);
 
   Network& net_;
+  Partition& part_;  // the thread's share this NIC runs in
   std::uint32_t host_;
   std::vector<SenderQp*> active_;
   std::size_t rr_next_ = 0;

@@ -7,6 +7,7 @@ namespace lossless {
 Switch::Switch(Network& net, std::uint32_t index, std::uint32_t node, std::size_t n_ports)
     : ports(n_ports),
       net_(net),
+      part_(net.partition_of(node)),
       index_(index),
       node_(node),
       ecmp_seed_(switch_ecmp_seed(net.seed(), index)),
@@ -55,15 +56,15 @@ std::uint16_t Switch::route(Packet& p) {
 void Switch::receive(Port& in, Packet* p) {
   if (p->type == PacketType::kPfc) {
     in.on_pfc(p->pfc_priority, p->pfc_quanta);
-    net_.pool().put(p);
+    part_.pool.put(p);
     return;
   }
   std::uint16_t out = route(*p);
   const std::uint8_t prio = p->priority;
   if (prio != kControlPriority) {
     if (!mmu.admit(in.index, prio, p->wire_bytes)) {
-      net_.counters().drop(lossless_ ? DropReason::kHeadroomFull : DropReason::kBufferFull);
-      net_.pool().put(p);
+      part_.counters.drop(lossless_ ? DropReason::kHeadroomFull : DropReason::kBufferFull);
+      part_.pool.put(p);
       return;
     }
     p->in_port = in.index;
@@ -72,8 +73,8 @@ void Switch::receive(Port& in, Packet* p) {
   }
   Port& egress = ports[out];
   egress.enqueue(p);
-  if (egress.queued_bytes > net_.counters().max_queue_bytes)
-    net_.counters().max_queue_bytes = egress.queued_bytes;
+  if (egress.queued_bytes > part_.counters.max_queue_bytes)
+    part_.counters.max_queue_bytes = egress.queued_bytes;
   egress.kick_or_wait();
 }
 
@@ -96,23 +97,23 @@ void Switch::try_send(Port& out) {
     // RED on the instantaneous queue of (port, priority), decided at dequeue.
     if (p->ecn_capable && net_.switch_config().ecn_enabled &&
         should_mark(out.index, out.queues[prio].bytes())) {
-      if (!p->ecn_ce) ++net_.counters().ecn_marks;
+      if (!p->ecn_ce) ++part_.counters.ecn_marks;
       p->ecn_ce = true;
     }
     if (lossless_ && mmu.should_resume(p->in_port, prio)) send_pfc(p->in_port, prio, 0);
     // In-band telemetry (HPCC): the port's line rate, time, cumulative bytes sent and bytes still queued.
     if (net_.int_enabled() && p->type == PacketType::kData && p->int_hops < kMaxIntHops) {
-      p->hops[p->int_hops++] = {net_.sim().now(), out.tx_bytes, out.queued_bytes, out.rate_bps()};
+      p->hops[p->int_hops++] = {part_.sim.now(), out.tx_bytes, out.queued_bytes, out.rate_bps()};
       p->wire_bytes += static_cast<std::uint32_t>(net_.nic_config().int_hop_bytes);
     }
   }
-  if (p->type != PacketType::kData) ++net_.counters().control_packets;
+  if (p->type != PacketType::kData) ++part_.counters.control_packets;
   out.transmit(p);
 }
 
 void Switch::send_feedback(std::uint32_t flow_id, std::uint64_t value, std::uint32_t origin) {
   const Flow& f = net_.flow(flow_id);
-  Packet* p = net_.pool().get();
+  Packet* p = part_.pool.get();
   p->type = PacketType::kFeedback;
   p->priority = kControlPriority;
   p->ecn_capable = false;
@@ -123,7 +124,7 @@ void Switch::send_feedback(std::uint32_t flow_id, std::uint64_t value, std::uint
   p->wire_bytes = static_cast<std::uint32_t>(net_.nic_config().cnp_bytes);
   p->feedback = value;
   p->feedback_origin = origin;
-  p->sent_ps = net_.sim().now();
+  p->sent_ps = part_.sim.now();
   Port& out = ports[route(*p)];
   out.enqueue(p);
   out.kick_or_wait();
@@ -133,7 +134,7 @@ void Switch::send_pfc(std::uint16_t port, std::uint8_t prio, std::uint16_t quant
   mmu.set_paused(port, prio, quanta > 0);
   std::size_t slot = std::size_t{port} * kPriorities + prio;
   ++refresh_gen_[slot];
-  Packet* f = net_.pool().get();
+  Packet* f = part_.pool.get();
   f->type = PacketType::kPfc;
   f->priority = kControlPriority;
   f->ecn_capable = false;
@@ -146,7 +147,7 @@ void Switch::send_pfc(std::uint16_t port, std::uint8_t prio, std::uint16_t quant
     // Standard PFC refreshes a pause before the peer's timer runs out, for as long as congestion lasts.
     TimePs duration = p.clock.tx_time(std::uint64_t{quanta} * 64);
     std::uint64_t arg = (std::uint64_t{refresh_gen_[slot]} << 24) | (std::uint64_t{port} << 3) | prio;
-    net_.sim().after(duration / 2, &Switch::pfc_refresh_event, this, arg);
+    part_.sim.after(duration / 2, &Switch::pfc_refresh_event, this, arg);
   }
   p.kick_or_wait();
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/rng.h"
+#include "net/partition.h"
 #include "net/port.h"
 #include "net/shared_buffer_mmu.h"
 #include "net/switch_mechanism.h"
@@ -51,6 +52,7 @@ class Switch {
   static void pfc_refresh_event(void* target, std::uint64_t arg);
 
   Network& net_;
+  Partition& part_;  // the thread's share this switch runs in
   std::uint32_t index_;
   std::uint32_t node_;
   std::uint64_t ecmp_seed_;

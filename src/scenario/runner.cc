@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "core/error.h"
+#include "net/fabric_run.h"
 #include "net/network.h"
 #include "stats/monitors.h"
 
@@ -137,12 +138,19 @@ RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
     if (ec) throw ConfigError(dir.string(), "output.dir", "cannot create directory: " + ec.message());
   }
 
-  Simulator sim;
-  Network net(sim, sc.topology, sc.sw, sc.nic, sc.seed);
-  net.counters().log_pfc = (sc.monitor.pfc && opts.write_outputs) || !opts.hpcc_pfc_path.empty();
+  // Queue and flow-rate monitors sample the whole fabric at once: they need it on one thread.
+  const bool monitors = opts.write_outputs && (sc.monitor.queues || sc.monitor.flow_rates);
+  unsigned threads = std::max(1u, opts.threads);
+  if (monitors && threads > 1) {
+    if (!opts.quiet)
+      std::fprintf(stderr,
+                   "[lossless] monitor.queues / monitor.flow_rates sample the whole fabric: one thread\n");
+    threads = 1;
+  }
+  Network net(sc.topology, sc.sw, sc.nic, sc.seed, threads);
+  net.set_log_pfc((sc.monitor.pfc && opts.write_outputs) || !opts.hpcc_pfc_path.empty());
   if (sc.mechanism) net.install_mechanism(*sc.mechanism);
   net.install_flows(sc.flows, *sc.cc);
-  net.on_all_flows_done = [&sim] { sim.stop(); };
 
   std::unique_ptr<QueueMonitor> qmon;
   std::unique_ptr<FlowRateMonitor> rmon;
@@ -159,22 +167,25 @@ RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
   bool printed = false;
   auto last_print = wall_start;
   std::uint64_t last_events = 0;
-  auto progress = [&] {
-    if (opts.quiet) return;
-    auto now = Clock::now();
-    double since_start = std::chrono::duration<double>(now - wall_start).count();
-    double since_print = std::chrono::duration<double>(now - last_print).count();
-    if (since_start < 3.0 || since_print < 1.0) return;
-    double rate = static_cast<double>(sim.events_processed() - last_events) / since_print;
-    double flows_done = static_cast<double>(net.flows_completed()) / static_cast<double>(sc.flows.size());
-    std::fprintf(stderr, "\r[lossless] sim %.3f ms  flows done %.1f%%  %.2f M events/s   ",
-                 static_cast<double>(sim.now()) / kPsPerMs, 100.0 * flows_done, rate / 1e6);
-    std::fflush(stderr);
-    printed = true;
-    last_print = now;
-    last_events = sim.events_processed();
-  };
-  sim.run(sc.stop_ps, 1 << 16, progress);
+  std::function<void(const FabricProgress&)> progress;
+  if (!opts.quiet)
+    progress = [&](const FabricProgress& p) {
+      auto now = Clock::now();
+      double since_start = std::chrono::duration<double>(now - wall_start).count();
+      double since_print = std::chrono::duration<double>(now - last_print).count();
+      if (since_start < 3.0 || since_print < 1.0) return;
+      double rate = static_cast<double>(p.events - last_events) / since_print;
+      double flows_done = sc.flows.empty()
+                              ? 0.0
+                              : static_cast<double>(p.flows_completed) / static_cast<double>(sc.flows.size());
+      std::fprintf(stderr, "\r[lossless] sim %.3f ms  flows done %.1f%%  %.2f M events/s   ",
+                   static_cast<double>(p.now_ps) / kPsPerMs, 100.0 * flows_done, rate / 1e6);
+      std::fflush(stderr);
+      printed = true;
+      last_print = now;
+      last_events = p.events;
+    };
+  const FabricRunStats run = run_fabric(net, sc.stop_ps, progress);
   if (printed) std::fprintf(stderr, "\n");
   net.finish_accounting();
 
@@ -182,8 +193,9 @@ RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
   r.scenario = sc.name;
   r.cc = sc.cc_algorithm;
   r.seed = sc.seed;
-  r.sim_time_ps = sim.now();
-  r.events = sim.events_processed();
+  r.sim_time_ps = net.now();
+  r.events = net.events_processed();
+  r.threads = run.threads;
   r.flows_total = sc.flows.size();
   r.flows_completed = net.flows_completed();
   std::vector<FlowRecord> done;
@@ -199,7 +211,7 @@ RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
   r.fct_ns = summarize(std::move(fct_ns));
   r.slowdown = summarize(std::move(slow));
   r.bins = slowdown_by_size(done);
-  r.packets_allocated = net.pool().allocated();
+  r.packets_allocated = net.packets_allocated();
   r.packet_struct_bytes = sizeof(Packet);
   r.first_start_ps = sc.flows.empty() ? 0 : sc.flows.front().start_ps;
   for (const Flow& f : sc.flows) r.first_start_ps = std::min(r.first_start_ps, f.start_ps);

@@ -9,6 +9,8 @@ namespace lossless {
 struct RunOptions {
   bool quiet = false;  // no results table on stdout, no progress line
   bool write_outputs = true;
+  // Threads for one run (the fabric is split into that many partitions; outputs do not depend on it).
+  unsigned threads = 1;
   // HPCC-simulator format files at these paths (the `lossless hpcc` command); empty = not written.
   std::string hpcc_fct_path;
   std::string hpcc_pfc_path;

@@ -44,6 +44,7 @@ std::string summary_json(const RunResult& r) {
   os << "  \"seed\": " << r.seed << ",\n";
   os << "  \"sim_time_ns\": " << r.sim_time_ps / kPsPerNs << ",\n";
   os << "  \"wall_seconds\": " << format_double(r.wall_seconds) << ",\n";
+  os << "  \"threads\": " << r.threads << ",\n";
   // Measurements of this process (vary from run to run, like wall_seconds).
   os << "  \"memory\": {\"peak_rss_kb\": " << r.peak_rss_kb << ", \"packet_pool\": " << r.packets_allocated
      << ", \"packet_bytes\": " << r.packet_struct_bytes << "},\n";

@@ -15,6 +15,7 @@ struct RunResult {
   std::uint64_t seed = 0;
   TimePs sim_time_ps = 0;
   double wall_seconds = 0;
+  unsigned threads = 1;  // threads the run used (outputs do not depend on it)
   std::uint64_t events = 0;
   std::uint64_t flows_total = 0;
   std::uint64_t flows_completed = 0;

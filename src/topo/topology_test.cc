@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "topo/partitioning.h"
 #include "topo/routing.h"
 
 namespace lossless {
@@ -59,6 +60,42 @@ TEST(Topology, EcmpSpreadsFlowsAcrossCandidates) {
   std::vector<int> hits(4, 0);
   for (std::uint32_t h = 0; h < 4000; ++h) ++hits[ecmp_pick(static_cast<std::uint32_t>(mix64(h)), 12345, 4)];
   for (int c : hits) EXPECT_NEAR(c, 1000, 150);
+}
+
+}  // namespace
+}  // namespace lossless
+
+namespace lossless {
+namespace {
+
+TEST(Partitioning, FatTreeSplitsEveryTierEvenlyAndKeepsToRsWithTheirHosts) {
+  const Topology t = make_fat_tree(5, 4, 4, 16, 16, {100'000'000'000, kPsPerUs}, {400'000'000'000, kPsPerUs});
+  const auto part = split_nodes(t, 2);
+  ASSERT_EQ(part.size(), t.nodes());
+  // Hosts in two contiguous halves.
+  for (std::uint32_t h = 0; h < t.hosts; ++h) EXPECT_EQ(part[h], h < t.hosts / 2 ? 0 : 1) << h;
+  // Every host shares its ToR's partition.
+  for (const TopoLink& l : t.links)
+    if (t.is_host(l.a) != t.is_host(l.b)) {
+      EXPECT_EQ(part[l.a], part[l.b]);
+    }
+  // ToRs (20), aggregation (20) and core (16) switches: half of each tier per partition.
+  auto count = [&](std::uint32_t first_switch, std::uint32_t n) {
+    std::uint32_t in_one = 0;
+    for (std::uint32_t s = first_switch; s < first_switch + n; ++s) in_one += part[t.switch_node(s)];
+    return in_one;
+  };
+  EXPECT_EQ(count(0, 20), 10u);
+  EXPECT_EQ(count(20, 20), 10u);
+  EXPECT_EQ(count(40, 16), 8u);
+}
+
+TEST(Partitioning, OnePartOrNoLinksKeepsEverythingTogether) {
+  const Topology t = make_star(4, {100'000'000'000, kPsPerUs});
+  for (auto p : split_nodes(t, 1)) EXPECT_EQ(p, 0);
+  EXPECT_EQ(min_link_delay(t), kPsPerUs);
+  Topology mixed = make_dumbbell(2, 2, {100'000'000'000, 2 * kPsPerUs}, {100'000'000'000, 500 * kPsPerNs});
+  EXPECT_EQ(min_link_delay(mixed), 500 * kPsPerNs);
 }
 
 }  // namespace

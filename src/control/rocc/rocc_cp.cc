@@ -52,7 +52,7 @@ void RoccCp::start() {
     ports_.emplace_back(s, p_.f_init ? static_cast<std::int64_t>(p_.f_init) : s.f_min);
   }
   ever_queued_.assign(ports_.size(), false);
-  tick_.arm_after(net_.sim(), p_.period);
+  tick_.arm_after(net_.sim_of(sw_.node()), p_.period);
 }
 
 void RoccCp::on_tick() {
@@ -62,7 +62,7 @@ void RoccCp::on_tick() {
     std::int64_t f = ports_[i].update(data_bytes, p_.delta_q);
     if (data_bytes > 0) ever_queued_[i] = true;
     if (p_.trace && ever_queued_[i])
-      trace_.push_back({net_.sim().now(), static_cast<std::uint16_t>(i), f, data_bytes});
+      trace_.push_back({net_.sim_of(sw_.node()).now(), static_cast<std::uint16_t>(i), f, data_bytes});
     if (data_bytes == 0) continue;
     // Flow table: the flows with a packet in the queue now; one CNP each.
     flows_.clear();
@@ -76,7 +76,7 @@ void RoccCp::on_tick() {
     for (std::uint32_t flow : flows_)
       sw_.send_feedback(flow, static_cast<std::uint64_t>(f) * p_.delta_f, origin);
   }
-  tick_.arm_after(net_.sim(), p_.period);
+  tick_.arm_after(net_.sim_of(sw_.node()), p_.period);
 }
 
 void RoccCp::write_trace(std::FILE* out) const {

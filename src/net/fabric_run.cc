@@ -1,0 +1,119 @@
+#include "net/fabric_run.h"
+
+#include <algorithm>
+#include <exception>
+#include <thread>
+#include <vector>
+
+#include "core/spin_barrier.h"
+#include "net/network.h"
+#include "topo/partitioning.h"
+
+namespace lossless {
+namespace {
+
+// What each partition publishes between windows (read by all after the second barrier).
+struct alignas(64) Published {
+  TimePs next_ps = kTimeNever;
+  std::uint64_t flows_completed = 0;
+  std::uint64_t events = 0;
+};
+
+class WindowedRun {
+ public:
+  WindowedRun(Network& net, TimePs stop_ps, const std::function<void(const FabricProgress&)>& progress)
+      : net_(net),
+        stop_ps_(stop_ps),
+        window_ps_(std::max<TimePs>(min_link_delay(net.topology()), 1)),
+        flows_(net.flows().size()),
+        progress_(progress),
+        published_(net.partitions()),
+        barrier_(static_cast<unsigned>(net.partitions())) {}
+
+  FabricRunStats run() {
+    const std::size_t n = net_.partitions();
+    TimePs start = kTimeNever;
+    for (std::size_t i = 0; i < n; ++i) start = std::min(start, net_.partition(i).sim.next_time());
+    std::vector<std::thread> workers;
+    std::vector<std::exception_ptr> errors(n);
+    for (std::size_t i = 1; i < n; ++i)
+      workers.emplace_back([this, i, start, &errors] { guarded(i, start, errors[i]); });
+    guarded(0, start, errors[0]);
+    for (auto& w : workers) w.join();
+    for (auto& e : errors)
+      if (e) std::rethrow_exception(e);
+    return {windows_, static_cast<unsigned>(n)};
+  }
+
+ private:
+  void guarded(std::size_t i, TimePs start, std::exception_ptr& error) {
+    try {
+      work(i, start);
+    } catch (...) {
+      error = std::current_exception();
+      barrier_.abort();
+    }
+  }
+
+  bool finished(TimePs next) const {
+    if (next == kTimeNever || next > stop_ps_) return true;
+    if (flows_ == 0) return false;
+    std::uint64_t done = 0;
+    for (const auto& p : published_) done += p.flows_completed;
+    return done == flows_;
+  }
+
+  void work(std::size_t i, TimePs start) {
+    Partition& me = net_.partition(i);
+    const std::size_t n = net_.partitions();
+    TimePs window = start;
+    while (window != kTimeNever && window <= stop_ps_) {
+      me.sim.run(std::min(window + (window_ps_ - 1), stop_ps_));
+      if (n > 1) {
+        if (!barrier_.arrive_and_wait()) return;
+        // Packets sent to this partition during the window: all due after it.
+        for (std::size_t q = 0; q < n; ++q) {
+          if (q == i) continue;
+          std::vector<HandedOverEvent>& inbox = net_.partition(q).outbox[i];
+          for (const HandedOverEvent& h : inbox) me.sim.at_handed_over(h.event, h.offset_ps);
+          inbox.clear();
+        }
+      }
+      published_[i] = {me.sim.next_time(), me.flows_completed, me.sim.events_processed()};
+      if (n > 1 && !barrier_.arrive_and_wait()) return;
+      TimePs next = kTimeNever;
+      for (const auto& p : published_) next = std::min(next, p.next_ps);
+      if (i == 0) {
+        ++windows_;
+        if (progress_) {
+          FabricProgress fp{window, 0, 0};
+          for (const auto& p : published_) {
+            fp.events += p.events;
+            fp.flows_completed += p.flows_completed;
+          }
+          progress_(fp);
+        }
+      }
+      if (finished(next)) break;
+      window = next;
+    }
+  }
+
+  Network& net_;
+  const TimePs stop_ps_;
+  const TimePs window_ps_;
+  const std::uint64_t flows_;
+  const std::function<void(const FabricProgress&)>& progress_;
+  std::vector<Published> published_;
+  SpinBarrier barrier_;
+  std::uint64_t windows_ = 0;
+};
+
+}  // namespace
+
+FabricRunStats run_fabric(Network& net, TimePs stop_ps,
+                          const std::function<void(const FabricProgress&)>& progress) {
+  return WindowedRun(net, stop_ps, progress).run();
+}
+
+}  // namespace lossless

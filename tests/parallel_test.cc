@@ -1,0 +1,124 @@
+// Scenario tests of the partitioned run (DESIGN §4.2): the fabric split over two threads gives byte-identical
+// outputs to the run on one thread, with PFC pauses, drops and retransmissions, INT and switch mechanisms.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "test_util.h"
+
+namespace lossless::test {
+namespace {
+
+// summary.json without the lines that measure the process (wall time, memory, threads).
+std::string simulation_summary(const RunOutput& out) {
+  std::string s = out.read("summary.json");
+  for (const char* key : {"\"wall_seconds\"", "\"memory\"", "\"threads\""}) {
+    auto i = s.find(key);
+    if (i == std::string::npos) continue;
+    s.erase(i, s.find('\n', i) - i);
+  }
+  return s;
+}
+
+struct ParallelCase {
+  const char* name;
+  const char* yaml;
+};
+
+class Parallel : public ::testing::TestWithParam<ParallelCase> {};
+
+TEST_P(Parallel, TwoThreadsGiveTheOutputsOfOne) {
+  const ParallelCase& c = GetParam();
+  auto one = run_yaml(c.yaml, std::string("par1_") + c.name);
+  auto two = run_yaml(c.yaml, std::string("par2_") + c.name, {}, 2);
+  ASSERT_EQ(one.result.threads, 1u);
+  ASSERT_EQ(two.result.threads, 2u) << "the run was not partitioned";
+  EXPECT_GT(one.result.flows_completed, 0u);
+  EXPECT_EQ(one.read("fct.csv"), two.read("fct.csv"));
+  EXPECT_EQ(one.read("pfc.csv"), two.read("pfc.csv"));
+  EXPECT_EQ(simulation_summary(one), simulation_summary(two));
+  EXPECT_EQ(one.result.events, two.result.events);
+  EXPECT_EQ(one.result.sim_time_ps, two.result.sim_time_ps);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Schemes, Parallel,
+    ::testing::Values(
+        // Incast under PFC: pause frames cross between the threads (checked below to be there).
+        ParallelCase{"dcqcn_pfc", R"(
+seed: 3
+topology: {type: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}
+switch: {buffer: 2MB}
+cc: {algorithm: dcqcn}
+workload: [{type: poisson, cdf: WebSearch, load: 0.6, duration: 1ms}, {type: incast, receiver: 0, senders: 1-15, size: 200KB, start: 50us}, {type: incast, receiver: 9, senders: 0-7, size: 64KB, start: 20us, count: 20, period: 50us}]
+monitor: {pfc: true}
+)"},
+        // Lossy fabric: drops, NACKs and go-back-N; HPCC's INT records written by switches of both threads.
+        ParallelCase{"hpcc_lossy", R"(
+seed: 4
+topology: {type: fat_tree, k: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}
+switch: {buffer: 1MB, flow_control: none}
+cc: {algorithm: hpcc}
+workload: [{type: poisson, cdf: WebSearch, load: 0.7, duration: 1ms}, {type: incast, receiver: 0, senders: 1-15, size: 200KB, start: 50us}, {type: incast, receiver: 9, senders: 0-7, size: 64KB, start: 20us, count: 20, period: 50us}]
+)"},
+        // A switch mechanism with its own timers (RoCC's CP) on both threads.
+        ParallelCase{"rocc", R"(
+seed: 5
+topology: {type: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 8, host_link: {rate: 40Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}
+switch: {mechanism: rocc}
+cc: {algorithm: rocc}
+workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 1ms}, {type: incast, receiver: 3, senders: 8-15, size: 64KB, start: 20us, count: 20, period: 50us}]
+)"},
+        ParallelCase{"timely", R"(
+seed: 6
+topology: {type: fat_tree, k: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 2us}}
+cc: {algorithm: timely}
+workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 1ms}, {type: incast, receiver: 0, senders: 8-15, size: 64KB, start: 20us, count: 20, period: 50us}]
+)"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(ParallelRun, IncastCasesExerciseWhatTheyClaim) {
+  auto pfc = run_yaml(R"(
+seed: 3
+topology: {type: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}
+switch: {buffer: 2MB}
+cc: {algorithm: dcqcn}
+workload: [{type: poisson, cdf: WebSearch, load: 0.6, duration: 300us}, {type: incast, receiver: 0, senders: 1-15, size: 200KB, start: 50us}]
+)",
+                      "par_pfc_check", {}, 2);
+  EXPECT_GT(pfc.result.counters.pause_frames, 0u);
+  auto lossy = run_yaml(R"(
+seed: 4
+topology: {type: fat_tree, k: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}
+switch: {buffer: 1MB, flow_control: none}
+cc: {algorithm: hpcc}
+workload: [{type: poisson, cdf: WebSearch, load: 0.7, duration: 300us}, {type: incast, receiver: 0, senders: 1-15, size: 200KB, start: 50us}]
+)",
+                        "par_lossy_check", {}, 2);
+  EXPECT_GT(lossy.result.counters.drops, 0u);
+  EXPECT_GT(lossy.result.counters.retransmitted_bytes, 0u);
+}
+
+TEST(ParallelRun, MonitorsOfTheWholeFabricRunOnOneThread) {
+  auto out = run_yaml(R"(
+topology: {type: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 4}
+workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 100us}]
+monitor: {queues: {interval: 10us}}
+)",
+                      "par_monitor", {}, 2);
+  EXPECT_EQ(out.result.threads, 1u);
+  EXPECT_FALSE(out.read("queues.csv").empty());
+}
+
+TEST(ParallelRun, LinksWithoutDelayLeaveNoLookaheadAndRunOnOneThread) {
+  auto out = run_yaml(R"(
+topology: {type: star, hosts: 4, host_link: {rate: 100Gbps, delay: 0us}}
+workload: [{type: flows, flows: [{src: 1, dst: 0, size: 100KB, start: 0}, {src: 2, dst: 3, size: 100KB, start: 0}]}]
+)",
+                      "par_nodelay", {}, 2);
+  EXPECT_EQ(out.result.threads, 1u);
+  EXPECT_EQ(out.result.flows_completed, 2u);
+}
+
+}  // namespace
+}  // namespace lossless::test
