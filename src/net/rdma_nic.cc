@@ -114,25 +114,29 @@ void RdmaNic::send_control(Packet* p) {
 }
 
 Packet* RdmaNic::make_reply(const Packet& data, PacketType type) {
-  const NicConfig& cfg = net_.nic_config();
   Packet* p = part_.pool.get();
+  write_reply(p, type, ReplyTo{data.flow_id, data.src, data.dst, data.sent_ps, data.priority});
+  return p;
+}
+
+void RdmaNic::write_reply(Packet* p, PacketType type, const ReplyTo& to) {
+  const NicConfig& cfg = net_.nic_config();
   p->type = type;
-  p->priority = (cfg.ack_high_priority || type == PacketType::kCnp) ? kControlPriority : data.priority;
-  p->flow_id = data.flow_id;
-  p->src = data.dst;
-  p->dst = data.src;
-  p->ecmp_hash = net_.reverse_hash(data.flow_id);
-  p->route = net_.reverse_route(data.flow_id);
+  p->priority = (cfg.ack_high_priority || type == PacketType::kCnp) ? kControlPriority : to.priority;
+  p->flow_id = to.flow_id;
+  p->src = to.dst;
+  p->dst = to.src;
+  p->ecmp_hash = net_.reverse_hash(to.flow_id);
+  p->route = net_.reverse_route(to.flow_id);
   p->ecn_capable = false;
   p->wire_bytes = static_cast<std::uint32_t>(type == PacketType::kCnp ? cfg.cnp_bytes : cfg.ack_bytes);
-  p->sent_ps = data.sent_ps;
-  return p;
+  p->sent_ps = to.sent_ps;
 }
 
 void RdmaNic::receive(Packet* p) {
   switch (p->type) {
     case PacketType::kData:
-      receive_data(p);
+      if (receive_data(p)) return;  // the packet became the ACK
       break;
     case PacketType::kAck:
     case PacketType::kNack:
@@ -149,7 +153,7 @@ void RdmaNic::receive(Packet* p) {
   part_.pool.put(p);
 }
 
-void RdmaNic::receive_data(Packet* p) {
+bool RdmaNic::receive_data(Packet* p) {
   const NicConfig& cfg = net_.nic_config();
   ReceiverContext& rx = net_.receiver(p->flow_id);
   const Flow& f = net_.flow(p->flow_id);
@@ -166,15 +170,20 @@ void RdmaNic::receive_data(Packet* p) {
     rx.delivered += p->payload_bytes;
     rx.ce_pending = rx.ce_pending || p->ecn_ce;
     if (++rx.packets_since_ack >= cfg.ack_interval || rx.expected >= f.size_bytes) {
-      Packet* ack = make_reply(*p, PacketType::kAck);
-      ack->seq = rx.expected;
-      ack->ecn_ce = rx.ce_pending;
-      ack->int_hops = p->int_hops;
-      for (int i = 0; i < p->int_hops; ++i) ack->hops[i] = p->hops[i];
-      ack->wire_bytes += static_cast<std::uint32_t>(p->int_hops * cfg.int_hop_bytes);
+      // The ACK is the data packet turned around: its INT records are already where the ACK carries them,
+      // and no other packet has to be fetched and cleared.
+      const ReplyTo to{p->flow_id, p->src, p->dst, p->sent_ps, p->priority};
+      const std::uint8_t int_hops = p->int_hops;
+      p->reset();  // keeps the INT records
+      write_reply(p, PacketType::kAck, to);
+      p->seq = rx.expected;
+      p->ecn_ce = rx.ce_pending;
+      p->int_hops = int_hops;
+      p->wire_bytes += static_cast<std::uint32_t>(int_hops * cfg.int_hop_bytes);
       rx.packets_since_ack = 0;
       rx.ce_pending = false;
-      send_control(ack);
+      send_control(p);
+      return true;
     }
   } else if (p->seq > rx.expected) {
     // A gap: ask for go-back-N, at most once per nack_interval for the same expected sequence.
@@ -189,6 +198,7 @@ void RdmaNic::receive_data(Packet* p) {
     }
   }
   // seq < expected: a duplicate from a go-back-N; already delivered.
+  return false;
 }
 
 void RdmaNic::receive_ack(Packet* p) {

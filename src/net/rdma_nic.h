@@ -34,11 +34,19 @@ class RdmaNic {
 
  private:
   void receive(Packet* p);
-  void receive_data(Packet* p);
+  // True when the packet was kept (turned into the ACK).
+  bool receive_data(Packet* p);
   void receive_ack(Packet* p);
   void receive_cnp(Packet* p);
   void send_control(Packet* p);
+  // What a reply needs of the data packet it answers.
+  struct ReplyTo {
+    std::uint32_t flow_id, src, dst;
+    TimePs sent_ps;
+    std::uint8_t priority;
+  };
   Packet* make_reply(const Packet& data, PacketType type);
+  void write_reply(Packet* p, PacketType type, const ReplyTo& to);
   void try_send();
   void on_wake();
   void on_rto(SenderQp& qp);
