@@ -2,7 +2,7 @@
 """Fidelity report: runs the HPCC reference case (experiments/hpcc-ws30) through `lossless hpcc` for DCQCN and
 HPCC and writes docs/fidelity.md with our slowdown statistics beside the HPCC ns-3 simulator's.
 
-usage: tools/fidelity.py [--lossless build/lossless] [--out out/fidelity] [--report docs/fidelity.md]
+usage: tools/fidelity.py [--lossless build/lossless] [--out out/fidelity] [--report docs/fidelity.md] [--threads N]
 Tolerance (issue 3): overall p50 and p95 within 10 %, p99 within 20 %, p50 within 15 % in every size bin with
 >= 100 flows. Standard library only.
 """
@@ -26,12 +26,15 @@ def main():
     ap.add_argument("--lossless", default=os.path.join(root, "build", "lossless"))
     ap.add_argument("--out", default=os.path.join(root, "out", "fidelity"))
     ap.add_argument("--report", default=os.path.join(root, "docs", "fidelity.md"))
+    ap.add_argument("--threads", type=int, default=min(2, os.cpu_count() or 1),
+                    help="threads per run (outputs do not depend on it)")
     args = ap.parse_args()
     case_dir = os.path.join(root, "experiments", "hpcc-ws30")
     rows, ok_all = [], True
     for scheme, config, ref_file in CASES:
         out = os.path.join(args.out, scheme.lower())
-        subprocess.run([args.lossless, "hpcc", os.path.join(case_dir, config), "-o", out, "--quiet"], check=True)
+        subprocess.run([args.lossless, "hpcc", os.path.join(case_dir, config), "-o", out, "--quiet",
+                        "--threads", str(args.threads)], check=True)
         ours = json.load(open(os.path.join(out, "summary.json")))
         ref = json.load(open(os.path.join(case_dir, ref_file)))
         checks = []
@@ -53,7 +56,7 @@ def main():
     for scheme, ours, ref, checks in rows:
         lines += [f"## {scheme}", "",
                   f"Flows completed: {ours['flows']['completed']}/{ours['flows']['total']} (ns-3: {ref['count']}); "
-                  f"PFC pause frames: {ours['pfc']['pause_frames']} (ns-3: none); wall time {ours['wall_seconds']:.1f} s.", "",
+                  f"PFC pause frames: {ours['pfc']['pause_frames']} (ns-3: none); wall time {ours['wall_seconds']:.1f} s on {ours.get('threads', 1)} thread(s).", "",
                   "| statistic | lossless | ns-3 | difference | tolerance | within |", "|---|---|---|---|---|---|",
                   f"| overall mean | {ours['slowdown']['mean']:.3f} | {ref['mean']:.3f} | {100*rel(ours['slowdown']['mean'], ref['mean']):+.1f} % | — | — |"]
         for name, o, r, t in checks:
