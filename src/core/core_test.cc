@@ -123,7 +123,7 @@ TEST(Simulator, StopsAtHorizonAndOnRequest) {
 // Order keys come from per-node clocks: an event scheduled for "now" sorts after its cause even when the
 // cause came from a node with a higher clock, and a node's keys do not depend on what other nodes do.
 TEST(OrderKeys, ZeroDelayEventsFollowTheirCause) {
-  std::vector<std::uint64_t> clocks(3, 0);  // nodes 0 and 1, then the set-up context
+  std::vector<NodeClock> clocks(3);  // nodes 0 and 1, then the set-up context
   Simulator sim;
   sim.use_node_clocks(clocks.data(), 2);
   std::vector<std::uint64_t> ran;
@@ -159,7 +159,7 @@ TEST(OrderKeys, ZeroDelayEventsFollowTheirCause) {
 
 TEST(OrderKeys, ANodesKeysDoNotDependOnOtherNodes) {
   auto keys_of_node0 = [](int other_events) {
-    std::vector<std::uint64_t> clocks(3, 0);
+    std::vector<NodeClock> clocks(3);
     Simulator sim;
     sim.use_node_clocks(clocks.data(), 2);
     std::vector<std::uint64_t> keys;

@@ -26,4 +26,10 @@ struct OrderKey {
   static std::uint64_t seq(std::uint64_t order) { return (order >> kNodeBits) & kSeqMask; }
 };
 
+// A node's clock: the next sequence it may use. One cache line each: nodes run by different threads must not
+// share a line (every transmission updates its node's clock).
+struct alignas(64) NodeClock {
+  std::uint64_t next_seq = 0;
+};
+
 }  // namespace lossless

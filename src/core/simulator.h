@@ -28,16 +28,16 @@ class Simulator {
   // A key taken now for an event that may be pushed later: it runs exactly where it would have run had it
   // been pushed now. Keys come from the acting node's Lamport clock (core/order_key.h).
   std::uint64_t reserve_order(EventPhase phase = EventPhase::kNormal) {
-    std::uint64_t* clock = clocks_ + node_;
-    const std::uint64_t seq = *clock > seq_floor_ ? *clock : seq_floor_;
-    *clock = seq + 1;
+    std::uint64_t& clock = clocks_[node_].next_seq;
+    const std::uint64_t seq = clock > seq_floor_ ? clock : seq_floor_;
+    clock = seq + 1;
     return OrderKey::make(static_cast<std::uint8_t>(phase), seq, node_);
   }
   // Two consecutive keys (a transmission's delivery and its end), for one clock update instead of two.
   std::pair<std::uint64_t, std::uint64_t> reserve_two_orders() {
-    std::uint64_t* clock = clocks_ + node_;
-    const std::uint64_t seq = *clock > seq_floor_ ? *clock : seq_floor_;
-    *clock = seq + 2;
+    std::uint64_t& clock = clocks_[node_].next_seq;
+    const std::uint64_t seq = clock > seq_floor_ ? clock : seq_floor_;
+    clock = seq + 2;
     constexpr auto kNormal = static_cast<std::uint8_t>(EventPhase::kNormal);
     return {OrderKey::make(kNormal, seq, node_), OrderKey::make(kNormal, seq + 1, node_)};
   }
@@ -58,7 +58,7 @@ class Simulator {
   std::uint32_t acting_node() const { return node_; }
   // Per-node Lamport clocks (nodes 0..setup_node, the last being the set-up context), shared by the
   // simulators of a partitioned run: each node's entry is only touched by the thread that runs that node.
-  void use_node_clocks(std::uint64_t* clocks, std::uint32_t setup_node) {
+  void use_node_clocks(NodeClock* clocks, std::uint32_t setup_node) {
     clocks_ = clocks;
     node_ = setup_node;
   }
@@ -75,8 +75,8 @@ class Simulator {
   TimePs now_ = 0;
   std::uint64_t current_order_ = 0;
   std::uint64_t seq_floor_ = 1;  // keys taken while an event runs sort after it
-  std::uint64_t own_clock_ = 0;  // a simulator on its own: one set-up context, node 0
-  std::uint64_t* clocks_ = &own_clock_;
+  NodeClock own_clock_;          // a simulator on its own: one set-up context, node 0
+  NodeClock* clocks_ = &own_clock_;
   std::uint32_t node_ = 0;
   std::uint64_t events_ = 0;
 };

@@ -26,7 +26,7 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
   if (min_link_delay(topo_) == 0) partitions = 1;  // no lookahead: one thread
   partitions = std::max(1u, std::min({partitions, topo_.hosts, 255u}));
   node_part_ = split_nodes(topo_, partitions);
-  node_clocks_.assign(topo_.nodes() + 1, 0);
+  node_clocks_.assign(topo_.nodes() + 1, NodeClock{});
   for (unsigned i = 0; i < partitions; ++i) {
     parts_.push_back(std::make_unique<Partition>(i));
     Partition& part = *parts_.back();

@@ -113,7 +113,7 @@ class Network {
   std::uint64_t seed_;
   std::vector<std::uint8_t> node_part_;
   std::vector<std::unique_ptr<Partition>> parts_;
-  std::vector<std::uint64_t> node_clocks_;  // order-key clocks: one per node, then the set-up context
+  std::vector<NodeClock> node_clocks_;  // order-key clocks: one per node, then the set-up context
   std::vector<NodePorts> node_ports_;
   RoutingTable routes_;
   std::vector<std::unique_ptr<RdmaNic>> nics_;
