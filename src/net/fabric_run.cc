@@ -75,7 +75,12 @@ class WindowedRun {
         for (std::size_t q = 0; q < n; ++q) {
           if (q == i) continue;
           std::vector<HandedOverEvent>& inbox = net_.partition(q).outbox[i];
-          for (const HandedOverEvent& h : inbox) me.sim.at_handed_over(h.event, h.offset_ps);
+          for (const HandedOverEvent& h : inbox) {
+            // The packet was last written by the other thread's core: start moving it here now, for writing,
+            // rather than when its event runs (a cross-core miss costs several events' worth of time).
+            __builtin_prefetch(reinterpret_cast<const void*>(h.event.arg), 1);
+            me.sim.at_handed_over(h.event, h.offset_ps);
+          }
           inbox.clear();
         }
       }
