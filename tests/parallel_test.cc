@@ -99,6 +99,25 @@ workload: [{type: poisson, cdf: WebSearch, load: 0.7, duration: 300us}, {type: i
   EXPECT_GT(lossy.result.counters.retransmitted_bytes, 0u);
 }
 
+TEST(ParallelRun, MorePartitionsThanCoresGiveTheSameOutputs) {
+  const char* yaml = R"(
+seed: 9
+topology: {type: fat_tree, k: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}
+switch: {buffer: 2MB}
+cc: {algorithm: dcqcn}
+workload: [{type: poisson, cdf: WebSearch, load: 0.6, duration: 500us}, {type: incast, receiver: 0, senders: 4-15, size: 64KB, start: 20us, count: 10, period: 50us}]
+monitor: {pfc: true}
+)";
+  auto one = run_yaml(yaml, "par_many_1");
+  for (unsigned threads : {3u, 4u}) {
+    auto many = run_yaml(yaml, "par_many_" + std::to_string(threads), {}, threads);
+    EXPECT_EQ(many.result.threads, threads);
+    EXPECT_EQ(one.read("fct.csv"), many.read("fct.csv")) << threads;
+    EXPECT_EQ(one.read("pfc.csv"), many.read("pfc.csv")) << threads;
+    EXPECT_EQ(simulation_summary(one), simulation_summary(many)) << threads;
+  }
+}
+
 TEST(ParallelRun, MonitorsOfTheWholeFabricRunOnOneThread) {
   auto out = run_yaml(R"(
 topology: {type: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 4}
