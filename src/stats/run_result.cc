@@ -79,10 +79,10 @@ void print_result_table(const RunResult& r, std::FILE* out) {
   const NetCounters& c = r.counters;
   std::fprintf(out, "scenario %s  (cc %s, seed %" PRIu64 ")\n", r.scenario.c_str(), r.cc.c_str(), r.seed);
   std::fprintf(out,
-               "flows %" PRIu64 "/%" PRIu64 " completed; simulated %.3f ms in %.2f s wall; %" PRIu64
-               " events (%.2f M/s)\n",
+               "flows %" PRIu64 "/%" PRIu64
+               " completed; simulated %.3f ms in %.2f s wall on %u thread%s; %" PRIu64 " events (%.2f M/s)\n",
                r.flows_completed, r.flows_total, static_cast<double>(r.sim_time_ps) / kPsPerMs,
-               r.wall_seconds, r.events,
+               r.wall_seconds, r.threads, r.threads == 1 ? "" : "s", r.events,
                r.wall_seconds > 0 ? static_cast<double>(r.events) / r.wall_seconds / 1e6 : 0.0);
   std::fprintf(out, "\n%-12s %7s %8s %8s %8s %8s   (slowdown = FCT / ideal FCT)\n", "size", "flows", "mean",
                "p50", "p95", "p99");
