@@ -25,7 +25,8 @@ scripts/build.sh build >/dev/null
 filter=${1:-}
 out=out/bench
 mkdir -p "$out"
-echo "threads per run: $threads"
+echo "threads per run: $threads; core-to-core round trip $(./build/core_to_core) ns before the runs" \
+  "(2-thread runs slow down when it is far above ~55 ns: see docs/performance.md)"
 printf '%-22s %8s %12s %10s %12s %9s %10s %9s %7s\n' scenario wall_s events Mevents/s packet_hops ns/hop sim/wall peak_MB flows
 for f in bench/scenarios/*.yaml; do
   name=$(basename "$f" .yaml)
@@ -46,3 +47,4 @@ print(f"{sys.argv[2]:<22} {w:8.2f} {ev:12d} {ev / w / 1e6:10.2f} {hops:12d} {w *
       f"{active * 1e-9 / w:10.2e} {s['memory']['peak_rss_kb'] / 1024:9.1f} {s['flows']['completed']:>3}/{s['flows']['total']}")
 PY
 done
+echo "core-to-core round trip after the runs: $(./build/core_to_core) ns"
