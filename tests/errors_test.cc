@@ -84,6 +84,18 @@ TEST(BadInput, MissingFileAndNonMonotonicCdf) {
   EXPECT_NE(err.find("not monotonic"), std::string::npos) << err;
 }
 
+TEST(BadInput, ThreadCountMustBeOneToSixtyFour) {
+  const std::string path = write("threads", kGood);
+  for (const char* bad : {"0", "65", "two", "-1"}) {
+    std::string err;
+    EXPECT_EQ(run_cli("run " + path + " --threads " + bad, &err), 2) << bad;
+    EXPECT_NE(err.find("--threads takes an integer from 1 to 64"), std::string::npos) << bad << ": " << err;
+  }
+  std::string err;
+  EXPECT_EQ(run_cli("run " + path + " --quiet --threads 2 -o " + temp_dir("threads_ok"), &err), 0) << err;
+  EXPECT_EQ(run_cli("sweep " + path + " --threads 2", &err), 2);  // sweeps take -j, not --threads
+}
+
 TEST(BadInput, GoodScenarioValidates) {
   std::string err;
   EXPECT_EQ(run_cli("validate " + write("good", kGood), &err), 0) << err;
