@@ -234,25 +234,7 @@ std::uint64_t Network::flows_completed() const {
 
 NetCounters Network::counters() const {
   NetCounters all = parts_[0]->counters;
-  for (std::size_t i = 1; i < parts_.size(); ++i) {
-    const NetCounters& c = parts_[i]->counters;
-    all.drops += c.drops;
-    all.drops_headroom_full += c.drops_headroom_full;
-    all.pause_frames += c.pause_frames;
-    all.resume_frames += c.resume_frames;
-    all.pause_expiries += c.pause_expiries;
-    all.paused_time_ps += c.paused_time_ps;
-    all.max_queue_bytes = std::max(all.max_queue_bytes, c.max_queue_bytes);
-    all.data_packets += c.data_packets;
-    all.control_packets += c.control_packets;
-    all.packet_hops += c.packet_hops;
-    all.retransmitted_bytes += c.retransmitted_bytes;
-    all.nacks += c.nacks;
-    all.cnps += c.cnps;
-    all.ecn_marks += c.ecn_marks;
-    all.timeouts += c.timeouts;
-    all.pfc_log.insert(all.pfc_log.end(), c.pfc_log.begin(), c.pfc_log.end());
-  }
+  for (std::size_t i = 1; i < parts_.size(); ++i) all.add(parts_[i]->counters);
   // One order whatever the partitioning: by time, then place; a port's own records stay in event order.
   std::stable_sort(all.pfc_log.begin(), all.pfc_log.end(), [](const PfcLogRecord& a, const PfcLogRecord& b) {
     if (a.time_ps != b.time_ps) return a.time_ps < b.time_ps;

@@ -37,6 +37,25 @@ struct NetCounters {
   bool log_pfc = false;
   std::vector<PfcLogRecord> pfc_log;
 
+  // Adds another partition's counts (net/partition.h): sums, the larger queue maximum, the PFC records.
+  void add(const NetCounters& c) {
+    drops += c.drops;
+    drops_headroom_full += c.drops_headroom_full;
+    pause_frames += c.pause_frames;
+    resume_frames += c.resume_frames;
+    pause_expiries += c.pause_expiries;
+    paused_time_ps += c.paused_time_ps;
+    max_queue_bytes = max_queue_bytes > c.max_queue_bytes ? max_queue_bytes : c.max_queue_bytes;
+    data_packets += c.data_packets;
+    control_packets += c.control_packets;
+    packet_hops += c.packet_hops;
+    retransmitted_bytes += c.retransmitted_bytes;
+    nacks += c.nacks;
+    cnps += c.cnps;
+    ecn_marks += c.ecn_marks;
+    timeouts += c.timeouts;
+    pfc_log.insert(pfc_log.end(), c.pfc_log.begin(), c.pfc_log.end());
+  }
   void drop(DropReason reason) {
     ++drops;
     if (reason == DropReason::kHeadroomFull) ++drops_headroom_full;
