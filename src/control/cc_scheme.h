@@ -22,6 +22,7 @@ class CcFactoryOf final : public CcFactory {
   std::unique_ptr<CongestionControl> create(SenderQp& qp, const CcEnv& env) const override {
     return std::make_unique<Sender>(p_, qp, env);
   }
+  std::size_t state_bytes() const override { return sizeof(Sender); }
   SubstrateHints hints() const override {
     if constexpr (requires(const Params& p) { p.hints(); }) {
       return p_.hints();

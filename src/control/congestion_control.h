@@ -55,6 +55,8 @@ class CcFactory {
   virtual ~CcFactory() = default;
   virtual std::unique_ptr<CongestionControl> create(SenderQp& qp, const CcEnv& env) const = 0;
   virtual SubstrateHints hints() const { return {}; }
+  // Bytes of per-QP state one create() allocates (memory report).
+  virtual std::size_t state_bytes() const = 0;
 };
 
 using CcScheme = SchemeEntry<CcFactory>;

@@ -164,6 +164,10 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
   route_ports_.clear();
   for (auto& part : parts_) part->flows_completed = 0;
   int_enabled_ = cc.hints().needs_int;
+  flow_state_bytes_ = sizeof(Flow) + sizeof(SenderQp) + sizeof(ReceiverContext) + cc.state_bytes() +
+                      sizeof(std::unique_ptr<CongestionControl>) + 2 * sizeof(std::uint32_t) /* hashes */ +
+                      2 * sizeof(std::uint32_t) /* route offsets */ +
+                      sizeof(std::uint64_t) /* start order */ + sizeof(TimePs) /* finish */;
   // Start orders come from the set-up context's clock, shared by all partitions (set-up is single-threaded).
   Simulator& setup = parts_[0]->sim;
   for (std::size_t i = 0; i < n; ++i) {

@@ -58,6 +58,9 @@ class Network {
   NetCounters counters() const;
   void set_log_pfc(bool on);
   std::size_t packets_allocated() const;
+  // Fixed state per flow: flow record, sender QP, receiver context, congestion control, hashes, start order
+  // and finish time (routes add a few bytes per hop).
+  std::size_t flow_state_bytes() const { return flow_state_bytes_; }
   // The time of the last event run (any partition) and the events run.
   TimePs now() const;
   std::uint64_t events_processed() const;
@@ -132,6 +135,7 @@ class Network {
   std::vector<std::uint16_t> route_ports_;
   std::vector<std::uint64_t> start_order_;  // reserved event order of each flow's start
   std::vector<TimePs> finish_ps_;
+  std::size_t flow_state_bytes_ = 0;
 };
 
 }  // namespace lossless

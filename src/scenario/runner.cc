@@ -213,6 +213,7 @@ RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
   r.bins = slowdown_by_size(done);
   r.packets_allocated = net.packets_allocated();
   r.packet_struct_bytes = sizeof(Packet);
+  r.flow_state_bytes = net.flow_state_bytes();
   r.first_start_ps = sc.flows.empty() ? 0 : sc.flows.front().start_ps;
   for (const Flow& f : sc.flows) r.first_start_ps = std::min(r.first_start_ps, f.start_ps);
   r.wall_seconds = std::chrono::duration<double>(Clock::now() - wall_start).count();

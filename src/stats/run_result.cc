@@ -47,7 +47,8 @@ std::string summary_json(const RunResult& r) {
   os << "  \"threads\": " << r.threads << ",\n";
   // Measurements of this process (vary from run to run, like wall_seconds).
   os << "  \"memory\": {\"peak_rss_kb\": " << r.peak_rss_kb << ", \"packet_pool\": " << r.packets_allocated
-     << ", \"packet_bytes\": " << r.packet_struct_bytes << "},\n";
+     << ", \"packet_bytes\": " << r.packet_struct_bytes << ", \"flow_state_bytes\": " << r.flow_state_bytes
+     << "},\n";
   os << "  \"events\": " << r.events << ",\n";
   os << "  \"flows\": {\"total\": " << r.flows_total << ", \"completed\": " << r.flows_completed << "},\n";
   os << "  \"fct_ns\": " << dist_json(r.fct_ns, true) << ",\n";
