@@ -14,7 +14,13 @@ void Simulator::run(TimePs until) {
     if (!queue_.empty()) {
       const EventPayload& next = queue_.top_payload();
       __builtin_prefetch(next.target);
-      __builtin_prefetch(reinterpret_cast<const void*>(next.arg));
+      const auto* arg = reinterpret_cast<const char*>(next.arg);
+      __builtin_prefetch(arg);
+      if (prefetch_whole_arg_) {
+        __builtin_prefetch(arg + 64);
+        __builtin_prefetch(arg + 128);
+        __builtin_prefetch(arg + 192);
+      }
     }
     e.fn(e.target, e.arg);
     ++events_;

@@ -164,6 +164,8 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
   route_ports_.clear();
   for (auto& part : parts_) part->flows_completed = 0;
   int_enabled_ = cc.hints().needs_int;
+  // With INT every hop reads or writes records across the whole packet.
+  for (auto& part : parts_) part->sim.set_prefetch_whole_arg(int_enabled_);
   flow_state_bytes_ = sizeof(Flow) + sizeof(SenderQp) + sizeof(ReceiverContext) + cc.state_bytes() +
                       sizeof(std::unique_ptr<CongestionControl>) + 2 * sizeof(std::uint32_t) /* hashes */ +
                       2 * sizeof(std::uint32_t) /* route offsets */ +
