@@ -28,16 +28,11 @@ class Simulator {
   // A key taken now for an event that may be pushed later: it runs exactly where it would have run had it
   // been pushed now. Keys come from the acting node's Lamport clock (core/order_key.h).
   std::uint64_t reserve_order(EventPhase phase = EventPhase::kNormal) {
-    std::uint64_t& clock = clocks_[node_].next_seq;
-    const std::uint64_t seq = clock > seq_floor_ ? clock : seq_floor_;
-    clock = seq + 1;
-    return OrderKey::make(static_cast<std::uint8_t>(phase), seq, node_);
+    return OrderKey::make(static_cast<std::uint8_t>(phase), take_seqs(1), node_);
   }
   // Two consecutive keys (a transmission's delivery and its end), for one clock update instead of two.
   std::pair<std::uint64_t, std::uint64_t> reserve_two_orders() {
-    std::uint64_t& clock = clocks_[node_].next_seq;
-    const std::uint64_t seq = clock > seq_floor_ ? clock : seq_floor_;
-    clock = seq + 2;
+    const std::uint64_t seq = take_seqs(2);
     constexpr auto kNormal = static_cast<std::uint8_t>(EventPhase::kNormal);
     return {OrderKey::make(kNormal, seq, node_), OrderKey::make(kNormal, seq + 1, node_)};
   }
@@ -55,7 +50,6 @@ class Simulator {
   // handler that runs on behalf of another node (a packet arriving over a link, a flow starting at its host)
   // says so first. Before the run it is the set-up context.
   void act_as(std::uint32_t node) { node_ = node; }
-  std::uint32_t acting_node() const { return node_; }
   // Per-node Lamport clocks (nodes 0..setup_node, the last being the set-up context), shared by the
   // simulators of a partitioned run: each node's entry is only touched by the thread that runs that node.
   void use_node_clocks(NodeClock* clocks, std::uint32_t setup_node) {
@@ -74,6 +68,14 @@ class Simulator {
   TimePs next_time() const { return queue_.top_time(); }
 
  private:
+  // The acting node's next `count` sequence numbers: above its previous keys and above the running event's.
+  std::uint64_t take_seqs(std::uint64_t count) {
+    std::uint64_t& clock = clocks_[node_].next_seq;
+    const std::uint64_t seq = clock > seq_floor_ ? clock : seq_floor_;
+    clock = seq + count;
+    return seq;
+  }
+
   EventQueue queue_;
   TimePs now_ = 0;
   std::uint64_t current_order_ = 0;

@@ -7,7 +7,6 @@
 
 #include "core/spin_barrier.h"
 #include "net/network.h"
-#include "topo/partitioning.h"
 
 namespace lossless {
 namespace {
@@ -24,7 +23,7 @@ class WindowedRun {
   WindowedRun(Network& net, TimePs stop_ps, const std::function<void(const FabricProgress&)>& progress)
       : net_(net),
         stop_ps_(stop_ps),
-        window_ps_(std::max<TimePs>(min_link_delay(net.topology()), 1)),
+        window_ps_(std::max<TimePs>(net.lookahead_ps(), 1)),
         flows_(net.flows().size()),
         progress_(progress),
         published_(net.partitions()),
@@ -42,7 +41,7 @@ class WindowedRun {
     for (auto& w : workers) w.join();
     for (auto& e : errors)
       if (e) std::rethrow_exception(e);
-    return {windows_, static_cast<unsigned>(n)};
+    return {static_cast<unsigned>(n)};
   }
 
  private:
@@ -88,16 +87,13 @@ class WindowedRun {
       if (n > 1 && !barrier_.arrive_and_wait()) return;
       TimePs next = kTimeNever;
       for (const auto& p : published_) next = std::min(next, p.next_ps);
-      if (i == 0) {
-        ++windows_;
-        if (progress_) {
-          FabricProgress fp{window, 0, 0};
-          for (const auto& p : published_) {
-            fp.events += p.events;
-            fp.flows_completed += p.flows_completed;
-          }
-          progress_(fp);
+      if (i == 0 && progress_) {
+        FabricProgress fp{window, 0, 0};
+        for (const auto& p : published_) {
+          fp.events += p.events;
+          fp.flows_completed += p.flows_completed;
         }
+        progress_(fp);
       }
       if (finished(next)) break;
       window = next;
@@ -111,7 +107,6 @@ class WindowedRun {
   const std::function<void(const FabricProgress&)>& progress_;
   std::vector<Published> published_;
   SpinBarrier barrier_;
-  std::uint64_t windows_ = 0;
 };
 
 }  // namespace

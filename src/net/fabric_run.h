@@ -21,8 +21,7 @@ struct FabricProgress {
 };
 
 struct FabricRunStats {
-  std::uint64_t windows = 0;
-  unsigned threads = 1;
+  unsigned threads = 1;  // partitions the fabric ran as (--threads may be reduced: net/network.h)
 };
 
 // Runs events due at or before `stop_ps` until the queues drain or, once every flow has completed, to the end

@@ -23,7 +23,8 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
   if (topo_.nodes() >= OrderKey::kMaxNodes)
     throw ConfigError("", "topology",
                       "too many nodes (at most " + std::to_string(OrderKey::kMaxNodes - 1) + ")");
-  if (min_link_delay(topo_) == 0) partitions = 1;  // no lookahead: one thread
+  lookahead_ps_ = min_link_delay(topo_);
+  if (lookahead_ps_ == 0) partitions = 1;  // no lookahead: one thread
   partitions = std::max(1u, std::min({partitions, topo_.hosts, 255u}));
   node_part_ = split_nodes(topo_, partitions);
   node_clocks_.assign(topo_.nodes() + 1, NodeClock{});

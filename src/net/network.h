@@ -50,6 +50,8 @@ class Network {
     return parts_[0]->sim;
   }
   std::size_t partitions() const { return parts_.size(); }
+  // The shortest propagation delay of any link: how far apart the partitions' windows are (net/fabric_run.h).
+  TimePs lookahead_ps() const { return lookahead_ps_; }
   Partition& partition(std::size_t i) { return *parts_[i]; }
   const Partition& partition(std::size_t i) const { return *parts_[i]; }
   Partition& partition_of(std::uint32_t node) { return *parts_[node_part_[node]]; }
@@ -114,6 +116,7 @@ class Network {
   SwitchConfig sw_cfg_;
   NicConfig nic_cfg_;
   std::uint64_t seed_;
+  TimePs lookahead_ps_ = 0;
   std::vector<std::uint8_t> node_part_;
   std::vector<std::unique_ptr<Partition>> parts_;
   std::vector<NodeClock> node_clocks_;  // order-key clocks: one per node, then the set-up context

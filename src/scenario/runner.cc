@@ -57,10 +57,11 @@ void write_hpcc_fct(const Network& net, const std::filesystem::path& path) {
 
 // `time_ns node_id node_type(0 host, 1 switch) if_index(ns-3: port + 1) type(1 pause, 0 resume)`, logged at
 // the device that received the frame, as the HPCC simulator's PFC_OUTPUT_FILE.
-void write_hpcc_pfc(const Network& net, const std::filesystem::path& path) {
+void write_hpcc_pfc(const Network& net, const std::vector<PfcLogRecord>& pfc_log,
+                    const std::filesystem::path& path) {
   std::FILE* f = open_out(path);
   const Topology& t = net.topology();
-  for (const auto& e : net.counters().pfc_log) {
+  for (const auto& e : pfc_log) {
     std::uint32_t id = t.external_id.empty() ? e.node : t.external_id[e.node];
     std::fprintf(f, "%" PRIu64 " %u %u %u %u\n", e.time_ps / kPsPerNs, id, t.is_host(e.node) ? 0u : 1u,
                  e.port + 1u, e.pause ? 1u : 0u);
@@ -69,7 +70,7 @@ void write_hpcc_pfc(const Network& net, const std::filesystem::path& path) {
 }
 
 void write_outputs(const Scenario& sc, const Network& net, const RunResult& r,
-                   const std::filesystem::path& dir) {
+                   const std::vector<PfcLogRecord>& pfc_log, const std::filesystem::path& dir) {
   {
     std::ofstream os(dir / "summary.json");
     os << summary_json(r);
@@ -96,7 +97,7 @@ void write_outputs(const Scenario& sc, const Network& net, const RunResult& r,
     std::FILE* f = open_out(dir / "pfc.csv");
     std::fputs("time_ns,node,port,priority,event,quanta\n", f);
     const Topology& t = net.topology();
-    for (const auto& e : net.counters().pfc_log)
+    for (const auto& e : pfc_log)
       std::fprintf(f, "%s,%s,%u,%u,%s,%u\n", fmt_ns(e.time_ps).c_str(), t.node_name(e.node).c_str(), e.port,
                    e.priority, e.pause ? "pause" : "resume", e.quanta);
     std::fclose(f);
@@ -218,10 +219,12 @@ RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
   for (const Flow& f : sc.flows) r.first_start_ps = std::min(r.first_start_ps, f.start_ps);
   r.wall_seconds = std::chrono::duration<double>(Clock::now() - wall_start).count();
   r.peak_rss_kb = peak_rss_kb();
+  // All partitions' counts, merged (and the PFC log sorted) once.
   r.counters = net.counters();
+  const std::vector<PfcLogRecord> pfc_log = std::move(r.counters.pfc_log);
   r.counters.pfc_log.clear();
   if (opts.write_outputs) {
-    write_outputs(sc, net, r, dir);
+    write_outputs(sc, net, r, pfc_log, dir);
     if (sc.mechanism && net.switch_count() > 0 && net.switch_at(0).mechanism()->trace_header()) {
       std::FILE* f = open_out(dir / (sc.mechanism_name + ".csv"));
       std::fputs(net.switch_at(0).mechanism()->trace_header(), f);
@@ -230,7 +233,7 @@ RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
     }
   }
   if (!opts.hpcc_fct_path.empty()) write_hpcc_fct(net, opts.hpcc_fct_path);
-  if (!opts.hpcc_pfc_path.empty()) write_hpcc_pfc(net, opts.hpcc_pfc_path);
+  if (!opts.hpcc_pfc_path.empty()) write_hpcc_pfc(net, pfc_log, opts.hpcc_pfc_path);
   return r;
 }
 
