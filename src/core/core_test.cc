@@ -109,6 +109,28 @@ TEST(EventQueue, LanesAndHeapTogetherPopInKeyOrder) {
   EXPECT_GT(popped, 200'000u);
 }
 
+// Two busy offsets that hash to the same lane: the second takes the neighbouring lane, so neither falls back
+// to the heap once both are established.
+TEST(EventQueue, TwoOffsetsHashingToOneLaneBothGetLanes) {
+  const TimePs a = 1'000'000;
+  TimePs b = a + 1;
+  while (EventQueue::lane_of(b) != EventQueue::lane_of(a)) ++b;
+  const TimePs both[2] = {a, b};
+  EventQueue q;
+  auto fn = [](void*, std::uint64_t) {};
+  // Two streams, each rescheduled at its own offset: a stream's events are pushed in time order.
+  for (std::uint64_t s = 0; s < 2; ++s)
+    for (int i = 0; i < 8; ++i) q.push(both[s] + static_cast<TimePs>(i) * 1000, fn, nullptr, s);
+  TimePs last = 0;
+  for (int i = 0; i < 10'000; ++i) {
+    Event e = q.pop();
+    ASSERT_GE(e.time, last);
+    last = e.time;
+    q.push(e.time + both[e.arg], fn, nullptr, e.arg);
+  }
+  EXPECT_EQ(q.heap_size(), 0u);
+}
+
 TEST(Simulator, StopsAtHorizonAndOnRequest) {
   Simulator sim;
   int fired = 0;

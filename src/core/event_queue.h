@@ -31,6 +31,8 @@ struct Event {
 };
 
 class EventQueue {
+  static constexpr std::uint32_t kLaneBits = 8;
+
  public:
   EventQueue() : lanes_(kLanes) {}
   EventQueue(const EventQueue&) = delete;
@@ -57,6 +59,12 @@ class EventQueue {
   }
   bool empty() const { return n_ == 0; }
   std::size_t size() const { return n_; }
+  // Events held by the general heap rather than a lane (tests and diagnostics).
+  std::size_t heap_size() const { return heap_.size(); }
+  // The lane an offset hashes to first (its second choice is the neighbour, lane ^ 1).
+  static std::uint32_t lane_of(TimePs offset) {
+    return static_cast<std::uint32_t>((offset * 0x9E3779B97F4A7C15ull) >> (64 - kLaneBits));
+  }
   // The time of the next event, or kTimeNever.
   TimePs top_time() const {
     if (n_ == 0) return kTimeNever;
@@ -100,17 +108,27 @@ class EventQueue {
 
  private:
   static constexpr TimePs kHandedOverTag = TimePs{1} << 63;
-  static constexpr std::uint32_t kLaneBits = 8;
 
   void push_in_lane(const EventKey& k, const EventPayload& p, TimePs offset) {
-    const std::uint32_t li = lane_of(offset);
+    std::uint32_t li = lane_of(offset);
+    if (lanes_[li].tag != offset) {
+      // Two busy offsets can hash to one lane: each offset has a second choice, the neighbouring lane.
+      const std::uint32_t alt = li ^ 1u;
+      if (lanes_[alt].tag != offset) {
+        // A lane serves one offset; it changes hands only when empty, and an offset gets a lane the second
+        // time it is seen: one-off offsets (a flow's odd-sized last packet) would only crowd the merge heap.
+        if (lanes_[li].empty())
+          lanes_[li].tag = offset;
+        else if (lanes_[alt].empty())
+          lanes_[alt].tag = offset;
+        heap_.push(k, p);
+        ++n_;
+        return;
+      }
+      li = alt;
+    }
     Lane& lane = lanes_[li];
-    if (lane.tag != offset) {
-      // A lane serves one offset; it changes hands only when empty, and an offset gets a lane the second time
-      // it is seen: one-off offsets (a flow's odd-sized last packet) would only crowd the merge heap.
-      if (lane.empty()) lane.tag = offset;
-      heap_.push(k, p);
-    } else if (lane.empty()) {
+    if (lane.empty()) {
       lane.append(k, p);
       heads_push(Head{k, li});
     } else if (!event_before(k, lane.back_key())) {
@@ -121,10 +139,6 @@ class EventQueue {
     ++n_;
   }
   static constexpr std::uint32_t kLanes = 1u << kLaneBits;
-
-  static std::uint32_t lane_of(TimePs offset) {
-    return static_cast<std::uint32_t>((offset * 0x9E3779B97F4A7C15ull) >> (64 - kLaneBits));
-  }
 
   // A FIFO ring of events whose keys never decrease. Rings are long, read far behind their writes and
   // interleaved with each other: more streams than the hardware prefetcher follows, so both ends prefetch.
