@@ -70,8 +70,8 @@ void RdmaNic::try_send() {
   const TimePs now = sim.now();
   const std::size_t n = active_.size();
   TimePs earliest = kTimeNever;
-  for (std::size_t i = 0; i < n; ++i) {
-    std::size_t idx = (rr_next_ + i) % n;
+  // rr_next_ < n: the scan wraps with a compare, not a division.
+  for (std::size_t i = 0, idx = rr_next_ < n ? rr_next_ : 0; i < n; ++i, idx = idx + 1 < n ? idx + 1 : 0) {
     SenderQp& qp = *active_[idx];
     if (qp.snd_nxt >= qp.size() || port.paused(qp.flow->priority)) continue;
     if (Bytes w = qp.window(); w && qp.in_flight() >= w) continue;
@@ -100,7 +100,7 @@ void RdmaNic::try_send() {
     qp.next_avail_ps = now + static_cast<TimePs>(static_cast<double>(p->wire_bytes) * 8.0 *
                                                  static_cast<double>(kPsPerSec) / qp.rate_bps);
     qp.cc->on_sent(*p);
-    rr_next_ = (idx + 1) % n;
+    rr_next_ = idx + 1 < n ? idx + 1 : 0;
     ++part_.counters.data_packets;
     port.transmit(p);
     return;
