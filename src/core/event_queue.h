@@ -109,8 +109,19 @@ class EventQueue {
  private:
   static constexpr TimePs kHandedOverTag = TimePs{1} << 63;
 
+  // The common case inline: the offset owns its first-choice lane, which holds earlier events.
   void push_in_lane(const EventKey& k, const EventPayload& p, TimePs offset) {
-    std::uint32_t li = lane_of(offset);
+    const std::uint32_t li = lane_of(offset);
+    Lane& lane = lanes_[li];
+    if (lane.tag == offset && !lane.empty() && !event_before(k, lane.back_key())) {
+      lane.append(k, p);
+      ++n_;
+      return;
+    }
+    push_elsewhere(k, p, offset, li);
+  }
+  [[gnu::noinline]] void push_elsewhere(const EventKey& k, const EventPayload& p, TimePs offset,
+                                        std::uint32_t li) {
     if (lanes_[li].tag != offset) {
       // Two busy offsets can hash to one lane: each offset has a second choice, the neighbouring lane.
       const std::uint32_t alt = li ^ 1u;
