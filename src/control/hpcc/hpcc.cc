@@ -77,12 +77,14 @@ void HpccSender::update(const Packet& ack, bool commit) {
     const Bytes sent = now.tx_bytes - prev.tx_bytes;
     double tx_rate = dt > 0 ? static_cast<double>(sent) * 8.0 * 1e12 / dt : 0;
     const Bytes qlen = std::min(now.qlen_bytes, prev.qlen_bytes);
-    double q = static_cast<double>(qlen) * 8.0;
     // Queue term: min(qlen) / (B_i T) (paper), or the HPCC code's min(qlen) R_nic / (B_i maxBdp), which is
     // the same for a NIC at the fastest host rate and smaller for slower NICs. A term whose numerator is
     // zero is exactly +0 (the link is usually idle or its queue empty): its divisions are skipped.
     double u = tx_rate > 0 ? tx_rate / rate : 0.0;
-    if (qlen > 0) u += queue_term_link_ ? q * inv_t_per_s_ / rate : q * line / rate / bdp_bits_per_line_;
+    if (qlen > 0) {
+      const double q = static_cast<double>(qlen) * 8.0;
+      u += queue_term_link_ ? q * inv_t_per_s_ / rate : q * line / rate / bdp_bits_per_line_;
+    }
     if (u > max_u) {
       max_u = u;
       tau_ps = dt;
