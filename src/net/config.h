@@ -43,6 +43,9 @@ struct NicConfig {
   std::uint32_t ack_interval = 1;
   TimePs cnp_interval_ps = 50 * kPsPerUs;  // 0: the ACK of each marked packet carries the CNP
   bool ack_high_priority = true;
+  // ACK/NACK at the data priority in switches, but sent by the NIC even while that priority is paused (the
+  // HPCC simulator's ACK_HIGH_PRIO 1, which raises ACKs only at the sending NIC).
+  bool ack_unpaused_at_nic = false;
   std::uint8_t data_priority = 3;
   TimePs nack_interval_ps = 500 * kPsPerUs;  // at most one NACK per expected sequence in this interval
   TimePs rto_ps = 0;                         // retransmission timeout (go-back-N); 0 = off

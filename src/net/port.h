@@ -81,9 +81,10 @@ class Port {
   }
   // Priority 0 (control) first, then round-robin among non-empty, non-paused priorities (switch egress).
   Packet* dequeue();
-  // The lowest non-empty, non-paused priority (a NIC's reply queues), or null.
-  Packet* pop_first_sendable() {
-    const unsigned sendable = nonempty_mask_ & ~paused_mask & 0xFFu;
+  // The lowest non-empty, non-paused priority (a NIC's reply queues), or null. With `ignore_pause`, the
+  // lowest non-empty one.
+  Packet* pop_first_sendable(bool ignore_pause = false) {
+    const unsigned sendable = nonempty_mask_ & (ignore_pause ? 0xFFu : ~paused_mask & 0xFFu);
     return sendable ? pop_from(static_cast<std::uint8_t>(__builtin_ctz(sendable))) : nullptr;
   }
   void transmit(Packet* p);

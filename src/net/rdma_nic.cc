@@ -61,8 +61,9 @@ void RdmaNic::on_wake() { port.kick_or_wait(); }
 void RdmaNic::try_send() {
   if (port.busy()) return;
   Simulator& sim = part_.sim;
-  // ACK/NACK/CNP first, whatever priority they travel at (ACKs at data priority obey its pauses).
-  if (Packet* p = port.pop_first_sendable()) {
+  // ACK/NACK/CNP first, whatever priority they travel at (ACKs at data priority obey its pauses unless
+  // nic.ack_priority is data_unpaused).
+  if (Packet* p = port.pop_first_sendable(net_.nic_config().ack_unpaused_at_nic)) {
     port.transmit(p);
     ++part_.counters.control_packets;
     return;

@@ -223,7 +223,10 @@ HpccConfig read_hpcc_config(const std::string& path) {
   if (ack_packets > 1 && c.has("L2_CHUNK_SIZE"))
     c.fail("L2_CHUNK_SIZE",
            "extra ACKs at chunk boundaries are not modelled; use L2_ACK_INTERVAL <= PACKET_PAYLOAD_SIZE");
-  nic["ack_priority"] = c.number("ACK_HIGH_PRIO", 0) != 0 ? "high" : "data";
+  // ACK_HIGH_PRIO raises ACK/NACK only in the sending NIC (its ACK queue is then checked against the pause of
+  // priority 0, never set): the simulator's switches never get the setting (SwitchNode's AckHighPrio
+  // attribute keeps its default 0), so they queue ACKs at the data packet's priority, FIFO with data.
+  nic["ack_priority"] = c.number("ACK_HIGH_PRIO", 0) != 0 ? "data_unpaused" : "data";
   nic["cnp_interval"] = "0";  // the HPCC code marks the ACK of each CE packet as a CNP
   s["nic"] = nic;
 

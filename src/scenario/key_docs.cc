@@ -40,7 +40,9 @@ const std::map<std::string, const char*>& docs() {
       {"nic.cnp_interval",
        "min gap between CNPs of a flow; 0 = the ACK of each marked packet is the CNP; auto = scheme's "
        "choice"},
-      {"nic.ack_priority", "high (priority 0, never paused) | data (the flow's priority)"},
+      {"nic.ack_priority",
+       "high (priority 0, never paused) | data (the flow's priority) | data_unpaused (the flow's priority in "
+       "switches; the NIC sends them even while that priority is paused: HPCC code ACK_HIGH_PRIO 1)"},
       {"nic.data_priority", "priority of data packets (1-7)"},
       {"nic.nack_interval", "at most one NACK per expected sequence in this interval"},
       {"nic.rto", "go-back-N timeout without ACK progress; 0 = off; auto = off lossless, 1ms lossy"},

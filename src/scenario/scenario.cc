@@ -239,8 +239,10 @@ NicConfig read_nic(YamlMap m, const CcFactory& cc) {
     n.cnp_interval_ps = *t;
   }
   m.set_out("cnp_interval", format_time(n.cnp_interval_ps));
-  n.ack_high_priority =
-      m.choice("ack_priority", cc.hints().ack_high_priority ? "high" : "data", {"high", "data"}) == "high";
+  const std::string ack_priority = m.choice("ack_priority", cc.hints().ack_high_priority ? "high" : "data",
+                                            {"high", "data", "data_unpaused"});
+  n.ack_high_priority = ack_priority == "high";
+  n.ack_unpaused_at_nic = ack_priority == "data_unpaused";
   n.data_priority = static_cast<std::uint8_t>(m.count("data_priority", 3, 1, 7));
   n.nack_interval_ps = m.time("nack_interval", 500 * kPsPerUs);
   std::string rto = m.has("rto") ? m.text("rto", "auto") : "auto";
