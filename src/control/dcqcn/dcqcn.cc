@@ -69,9 +69,11 @@ void DcqcnSender::on_cnp(const Packet&) {
       cut_ = true;
       alpha_ = 1.0;
       alpha_cnp_arrived_ = false;
-      // The alpha update runs before a decrease check due at the same instant (phases, not a 1 ns offset).
+      // The alpha update runs before a decrease check due at the same instant (phases, not a 1 ns offset). As
+      // in the HPCC code (ScheduleDecreaseRateMlx(q, 1)), the first check is one interval after the first
+      // CNP.
       alpha_timer_.arm_after(sim_, p_.alpha_timer, EventPhase::kEarly);
-      decrease_timer_.arm_after(sim_, 0, EventPhase::kLate);
+      decrease_timer_.arm_after(sim_, p_.rate_decrease_interval, EventPhase::kLate);
       rt_ = p_.rate_on_first_cnp * qp_.rate_bps;
       set_rate(rt_);
     }

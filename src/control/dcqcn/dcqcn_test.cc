@@ -52,23 +52,28 @@ TEST(DcqcnHpcc, FirstCnpStartsTimersAndDecreaseUsesUpdatedAlpha) {
   Packet cnp;
   h.cc().on_cnp(cnp);
   EXPECT_DOUBLE_EQ(h.qp().rate_bps, 100e9);  // rate_on_first_cnp = 1: no change until the decrease check
-  h.sim.run(h.sim.now());                    // the decrease check due now
-  EXPECT_DOUBLE_EQ(h.qp().rate_bps, 50e9);   // alpha = 1
+  const TimePs t0 = h.sim.now();
+  h.sim.run(t0 + 4 * kPsPerUs - 1);  // the first check is one rate_decrease_interval later
+  EXPECT_DOUBLE_EQ(h.qp().rate_bps, 100e9);
+  h.sim.run(t0 + 4 * kPsPerUs);  // after the alpha update due at the same instant: alpha = (1-g)^4
+  const double cut = 100e9 * (1 - std::pow(1 - 1.0 / 256, 4) / 2);
+  EXPECT_NEAR(h.qp().rate_bps, cut, 1);
   // No further CNP: next checks do nothing; alpha decays every 1 us.
-  h.sim.run(h.sim.now() + 10 * kPsPerUs);
-  EXPECT_DOUBLE_EQ(h.qp().rate_bps, 50e9);
-  EXPECT_NEAR(h.cc().alpha(), std::pow(1 - 1.0 / 256, 10), 1e-9);
+  h.sim.run(t0 + 14 * kPsPerUs);
+  EXPECT_NEAR(h.qp().rate_bps, cut, 1);
+  EXPECT_NEAR(h.cc().alpha(), std::pow(1 - 1.0 / 256, 14), 1e-9);
 }
 
 TEST(DcqcnHpcc, TimerOnlyIncreaseWithConstantHyperStep) {
   Harness h("hpcc");
   Packet cnp;
   h.cc().on_cnp(cnp);
-  h.sim.run(h.sim.now());
+  h.sim.run(h.sim.now() + 4 * kPsPerUs);  // the first decrease check
   const TimePs t0 = h.sim.now();
+  const double cut = 100e9 * (1 - std::pow(1 - 1.0 / 256, 4) / 2);
   // F = 1: first timer event is fast recovery, the second additive (+20 Mbps), then hyper (+200 Mbps) each.
   h.sim.run(t0 + 300 * kPsPerUs);
-  EXPECT_NEAR(h.qp().rate_bps, 75e9, 1);
+  EXPECT_NEAR(h.qp().rate_bps, (cut + 100e9) / 2, 1);
   EXPECT_NEAR(h.cc().target_rate_bps(), 100e9, 1);
 }
 
