@@ -201,8 +201,9 @@ HpccConfig read_hpcc_config(const std::string& path) {
   }
 
   YAML::Node sw(YAML::NodeType::Map);
+  // BUFFER_SIZE is in MiB: the simulator configures buffer_size * 1024 * 1024 bytes (third.cc).
   if (c.has("BUFFER_SIZE"))
-    sw["buffer"] = format_size(static_cast<Bytes>(std::llround(c.number("BUFFER_SIZE", 0) * 1e6)));
+    sw["buffer"] = format_size(static_cast<Bytes>(std::llround(c.number("BUFFER_SIZE", 0) * 1024 * 1024)));
   sw["pfc"]["threshold"] = "dynamic";
   sw["ecn"]["enabled"] = c.number("ENABLE_QCN", 1) != 0;
   if (c.has("KMIN_MAP")) sw["ecn"]["kmin"] = rate_map(c, "KMIN_MAP", true);
