@@ -229,6 +229,10 @@ HpccConfig read_hpcc_config(const std::string& path) {
   // attribute keeps its default 0), so they queue ACKs at the data packet's priority, FIFO with data.
   nic["ack_priority"] = c.number("ACK_HIGH_PRIO", 0) != 0 ? "data_unpaused" : "data";
   nic["cnp_interval"] = "0";  // the HPCC code marks the ACK of each CE packet as a CNP
+  // ACK/NACK on the wire in the simulator: padded to 60 B (RdmaHw::ReceiveUdp) without an INT stack, i.e. in
+  // every mode but HPCC's (CC_MODE 3), whose ACK carries the fixed 42-B INT header (lossless: ack_size + 8 B
+  // per INT record).
+  if (c.number("CC_MODE", -1) != 3) nic["ack_size"] = "60B";
   s["nic"] = nic;
 
   YAML::Node cc(YAML::NodeType::Map);
