@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages lossless needs to build and test (skipped when already present).
 set -euo pipefail
-pkgs=(cmake ninja-build g++ libyaml-cpp-dev libgtest-dev clang-format)
+pkgs=(cmake ninja-build g++ libyaml-cpp-dev libgtest-dev clang-format python3)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -13,13 +13,16 @@
 #include <thread>
 #include <vector>
 
-#include "control/congestion_control.h"
 #include "core/error.h"
+#include "net/congestion_control.h"
+#include "net/flow_control.h"
+#include "net/routing_policy.h"
+#include "net/switch_architecture.h"
 #include "net/switch_mechanism.h"
 #include "scenario/hpcc_config.h"
-#include "scenario/key_docs.h"
 #include "scenario/runner.h"
 #include "scenario/scenario.h"
+#include "scenario/substrate_keys.h"
 #include "scenario/sweep.h"
 #include "scenario/yaml_map.h"
 
@@ -31,7 +34,7 @@ constexpr const char* kUsage = R"(usage:
   lossless validate SCENARIO.yaml|SWEEP.yaml [--set PATH=VALUE]... [--seed N]
   lossless hpcc CONFIG.txt [-o OUT_DIR] [--threads N] [--quiet]
   lossless sweep SWEEP.yaml [-j N] [-o OUT_DIR] [--quiet]
-  lossless list [cc|mechanisms|switch|nic|workloads|topologies]
+  lossless list [cc|mechanisms|switch|nic|workloads|topologies] [--markdown (switch, nic)]
   lossless plot OUT_DIR... [-o FIG_DIR]
 )";
 
@@ -209,6 +212,17 @@ void print_schemes(const std::vector<Entry>& schemes) {
 
 int cmd_list(int argc, char** argv) {
   std::string what = argc > 2 ? argv[2] : "all";
+  const bool markdown = argc > 3 && std::string(argv[3]) == "--markdown";
+  if (argc > 4 || (argc > 3 && (!markdown || (what != "switch" && what != "nic"))))
+    usage_error(
+        "list takes one of cc, mechanisms, switch, nic, workloads, topologies (switch and nic also "
+        "--markdown)");
+  if (markdown) {
+    std::ostringstream os;
+    print_substrate_keys(what, os, true);
+    std::fputs(os.str().c_str(), stdout);
+    return 0;
+  }
   bool all = what == "all";
   if (!all && what != "cc" && what != "mechanisms" && what != "switch" && what != "nic" &&
       what != "workloads" && what != "topologies")
@@ -218,21 +232,23 @@ int cmd_list(int argc, char** argv) {
     print_schemes(CcRegistry::all());
   }
   if (all || what == "mechanisms") {
-    std::printf(
-        "switch flow control (switch.flow_control): pfc (lossless, PFC per switch.pfc), none (lossy, tail "
-        "drop)\n");
     std::printf("switch mechanisms (switch.mechanism, parameters under switch.params):\n");
     std::printf("  none — RED/ECN marking per switch.ecn only\n");
     print_schemes(MechanismRegistry::all());
+    std::printf("switch flow control (switch.flow_control, parameters under switch.<name>):\n");
+    print_schemes(FlowControlRegistry::all());
+    std::printf("switch routing (switch.routing):\n");
+    print_schemes(RoutingRegistry::all());
+    std::printf("switch architectures (switch.architecture, parameters under switch.<name>):\n");
+    print_schemes(ArchitectureRegistry::all());
   }
-  if (all || what == "switch") {
-    std::printf("switch keys (defaults as resolved by the parser):\n");
-    print_section_keys("switch", stdout);
-  }
-  if (all || what == "nic") {
-    std::printf("nic keys (defaults as resolved by the parser; cnp_interval shown for the default cc):\n");
-    print_section_keys("nic", stdout);
-  }
+  for (const char* section : {"switch", "nic"})
+    if (all || what == section) {
+      std::printf("%s keys (key, default, meaning):\n", section);
+      std::ostringstream os;
+      print_substrate_keys(section, os, false);
+      std::fputs(os.str().c_str(), stdout);
+    }
   if (all || what == "workloads") {
     std::printf(
         "workloads (workload list entries, by type):\n"
