@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/reproduce.h"
 #include "cli/sweep_run.h"
 #include "control/congestion_control.h"
 #include "core/error.h"
@@ -33,6 +34,7 @@ constexpr const char* kUsage = R"(usage:
   lossless hpcc CONFIG.txt [-o OUT_DIR] [--threads N] [--quiet]
   lossless sweep SWEEP.yaml [-j N] [-o OUT_DIR] [--set PATH=VALUE]... [--quiet]
   mpirun -n N lossless sweep SWEEP.yaml [...]   # cases spread over N MPI ranks, table on rank 0
+  lossless reproduce PAPER|all [--full] [-j N] [-o DIR]   # PAPER: rocc ppfc rcc mercury rcm hpcc
   lossless list [cc|mechanisms|switch|nic|workloads|topologies]
   lossless plot OUT_DIR... [-o FIG_DIR]
 )";
@@ -240,6 +242,7 @@ int main(int argc, char** argv) {
     if (cmd == "sweep") return cmd_sweep(argc, argv);
     if (cmd == "hpcc") return cmd_hpcc(argc, argv);
     if (cmd == "plot") return cmd_plot(argc, argv);
+    if (cmd == "reproduce") return cmd_reproduce(argc, argv);
     if (cmd == "list") return cmd_list(argc, argv);
     if (cmd == "-h" || cmd == "--help" || cmd == "help") {
       std::fputs(kUsage, stdout);
