@@ -13,6 +13,8 @@
 #include <thread>
 #include <vector>
 
+#include "cli/reproduce.h"
+#include "cli/sweep_run.h"
 #include "core/error.h"
 #include "net/congestion_control.h"
 #include "net/flow_control.h"
@@ -33,7 +35,9 @@ constexpr const char* kUsage = R"(usage:
   lossless run SCENARIO.yaml [-o OUT_DIR] [--set PATH=VALUE]... [--seed N] [--threads N] [--quiet]
   lossless validate SCENARIO.yaml|SWEEP.yaml [--set PATH=VALUE]... [--seed N]
   lossless hpcc CONFIG.txt [-o OUT_DIR] [--threads N] [--quiet]
-  lossless sweep SWEEP.yaml [-j N] [-o OUT_DIR] [--quiet]
+  lossless sweep SWEEP.yaml [-j N] [-o OUT_DIR] [--set PATH=VALUE]... [--quiet]
+  mpirun -n N lossless sweep SWEEP.yaml [...]   # cases spread over N MPI ranks, table on rank 0
+  lossless reproduce PAPER|all [--full] [-j N] [-o DIR]   # PAPER: rocc ppfc rcc mercury rcm hpcc
   lossless list [cc|mechanisms|switch|nic|workloads|topologies] [--markdown (switch, nic)]
   lossless plot OUT_DIR... [-o FIG_DIR]
 )";
@@ -148,42 +152,9 @@ int cmd_validate(int argc, char** argv) {
 
 int cmd_sweep(int argc, char** argv) {
   Args a = parse_args(argc, argv, 2, true);
-  const SweepPlan plan = load_sweep(a.file, a.ov);
-  const std::vector<SweepCase>& list = plan.cases;
-  const std::string& out = plan.out_dir;
-  std::vector<std::pair<std::string, RunResult>> results(list.size());
-  std::atomic<std::size_t> next{0};
-  std::mutex print_mu;
-  std::exception_ptr failure;
-  auto worker = [&] {
-    for (std::size_t i; (i = next++) < list.size();) {
-      try {
-        if (!a.quiet) {
-          std::lock_guard lock(print_mu);
-          std::fprintf(stderr, "[lossless] case %s ...\n", list[i].name.c_str());
-        }
-        Scenario sc = load_scenario(plan.base_scenario, list[i].overrides);
-        RunOptions opts;
-        opts.quiet = a.quiet || a.jobs > 1;
-        results[i] = {list[i].name, run_scenario(sc, opts)};
-        if (!a.quiet) {
-          std::lock_guard lock(print_mu);
-          std::fprintf(stderr, "[lossless] case %s done in %.1f s\n", list[i].name.c_str(),
-                       results[i].second.wall_seconds);
-        }
-      } catch (...) {
-        std::lock_guard lock(print_mu);
-        if (!failure) failure = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int j = 0; j < std::min<int>(a.jobs, static_cast<int>(list.size())); ++j) threads.emplace_back(worker);
-  for (auto& t : threads) t.join();
-  if (failure) std::rethrow_exception(failure);
-  print_comparison(results, stdout);
-  std::printf("outputs in %s/<case>\n", out.c_str());
-  return 0;
+  // Invalid cases are reported as failed after the others have run (run_sweep), not before anything runs.
+  const SweepPlan plan = load_sweep(a.file, a.ov, InvalidCases::kCollect);
+  return run_sweep(plan, {a.file, a.jobs, a.quiet});
 }
 
 // Figures are drawn by tools/plot.py with Debian's matplotlib (the system Python, where apt installs it).
@@ -287,6 +258,7 @@ int main(int argc, char** argv) {
     if (cmd == "sweep") return cmd_sweep(argc, argv);
     if (cmd == "hpcc") return cmd_hpcc(argc, argv);
     if (cmd == "plot") return cmd_plot(argc, argv);
+    if (cmd == "reproduce") return cmd_reproduce(argc, argv);
     if (cmd == "list") return cmd_list(argc, argv);
     if (cmd == "-h" || cmd == "--help" || cmd == "help") {
       std::fputs(kUsage, stdout);
