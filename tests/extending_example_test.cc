@@ -109,11 +109,12 @@ class TimedPause final : public FlowControlPolicy {
   TimedPause(const NoParams&, Switch& sw) : sw_(sw) {}
 
   template <class Buffer>
-  void after_admit(Switch&, Buffer& buf, std::uint16_t port, std::uint8_t prio) {
+  void after_admit(Switch&, Buffer& buf, std::uint16_t port, std::uint8_t prio, const Packet&,
+                   std::uint16_t) {
     if (buf.should_pause(port, prio)) pause(port, prio);  // false while a pause of ours runs
   }
   template <class Buffer>
-  void after_release(Switch&, Buffer&, std::uint16_t, std::uint8_t) {}
+  void after_release(Switch&, Buffer&, std::uint16_t, std::uint8_t, const Packet&, std::uint16_t) {}
 
  private:
   void pause(std::uint16_t port, std::uint8_t prio) {

@@ -3,19 +3,23 @@
 // first policy; P-PFC, CaPFC and BFC are others. One instance per switch.
 //
 // A policy P is a final class derived from FlowControlPolicy that also provides, for the packet path,
-//   template <class Buffer> void after_admit(Switch&, Buffer&, std::uint16_t in_port, std::uint8_t prio);
-//   template <class Buffer> void after_release(Switch&, Buffer&, std::uint16_t in_port, std::uint8_t prio);
-// called for every data-priority packet right after the buffer accounted it in (at arrival) and out (when it
-// leaves). Buffer is SharedBufferMmu or BufferModel (net/switch_architecture.h). Its registration
-// (LOSSLESS_REGISTER_FLOW_CONTROL, control/flow_control_scheme.h) compiles the switch's packet path for P, so
-// these calls are inlined: a policy costs what its own code costs. Everything else (timers, its own packets)
-// it does through the switch: Switch::send_pause, Switch::sim(), ...
+//   template <class Buffer> void after_admit(Switch&, Buffer&, std::uint16_t in_port, std::uint8_t prio,
+//                                            const Packet& p, std::uint16_t out_port);
+//   template <class Buffer> void after_release(Switch&, Buffer&, std::uint16_t in_port, std::uint8_t prio,
+//                                              const Packet& p, std::uint16_t out_port);
+// called for every data-priority packet `p` right after the buffer accounted it in (at arrival, `out_port`
+// the egress it is routed to) and out (when it leaves through `out_port`). Buffer is SharedBufferMmu or
+// BufferModel (net/switch_architecture.h). Its registration (LOSSLESS_REGISTER_FLOW_CONTROL,
+// control/flow_control_scheme.h) compiles the switch's packet path for P, so these calls are inlined: a
+// policy costs what its own code costs. Everything else (timers, its own packets) it does through the switch:
+// Switch::send_pause, Switch::sim(), ...
 #pragma once
 #include <cstdint>
 #include <memory>
 
 #include "core/scheme_registry.h"
 #include "core/simulator.h"
+#include "net/packet.h"
 
 namespace lossless {
 

@@ -64,7 +64,7 @@ struct SwitchPath {
         return;
       }
       p->in_port = in.index;
-      policy(sw).after_admit(sw, buf, in.index, prio);
+      policy(sw).after_admit(sw, buf, in.index, prio, *p, out);
     }
     Port& egress = sw.ports[out];
     if constexpr (kQueues) {
@@ -108,7 +108,7 @@ struct SwitchPath {
         if (!p->ecn_ce) ++sw.part_.counters.ecn_marks;
         p->ecn_ce = true;
       }
-      policy(sw).after_release(sw, buf, p->in_port, prio);
+      policy(sw).after_release(sw, buf, p->in_port, prio, *p, out.index);
       if constexpr (kDequeue) {
         // At least one: the common case of one hook is a single call.
         SwitchMechanism* const* m = sw.on_dequeue_.data();

@@ -8,6 +8,7 @@
 
 #include "control/scheme_entry.h"
 #include "net/flow_control.h"
+#include "net/packet.h"
 
 namespace lossless {
 
@@ -19,11 +20,13 @@ class StandardPfc final : public FlowControlPolicy {
   StandardPfc(const NoParams&, Switch& sw);
 
   template <class Buffer>
-  void after_admit(Switch&, Buffer& buf, std::uint16_t port, std::uint8_t prio) {
+  void after_admit(Switch&, Buffer& buf, std::uint16_t port, std::uint8_t prio, const Packet&,
+                   std::uint16_t) {
     if (buf.should_pause(port, prio)) send(port, prio, quanta_);
   }
   template <class Buffer>
-  void after_release(Switch&, Buffer& buf, std::uint16_t port, std::uint8_t prio) {
+  void after_release(Switch&, Buffer& buf, std::uint16_t port, std::uint8_t prio, const Packet&,
+                     std::uint16_t) {
     if (buf.should_resume(port, prio)) send(port, prio, 0);
   }
 
@@ -41,9 +44,9 @@ class NoFlowControl final : public FlowControlPolicy {
   static constexpr bool kLossless = false;
   NoFlowControl(const NoParams&, Switch&) {}
   template <class Buffer>
-  void after_admit(Switch&, Buffer&, std::uint16_t, std::uint8_t) {}
+  void after_admit(Switch&, Buffer&, std::uint16_t, std::uint8_t, const Packet&, std::uint16_t) {}
   template <class Buffer>
-  void after_release(Switch&, Buffer&, std::uint16_t, std::uint8_t) {}
+  void after_release(Switch&, Buffer&, std::uint16_t, std::uint8_t, const Packet&, std::uint16_t) {}
 };
 
 }  // namespace lossless
