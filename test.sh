@@ -3,7 +3,7 @@
 # UndefinedBehaviorSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")"
-scripts/install-deps.sh
+scripts/install-deps.sh --test
 scripts/build.sh build
 (cd build && ctest --output-on-failure -j "$(nproc)")
 scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOSSLESS_SANITIZE=ON

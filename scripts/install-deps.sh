@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages lossless needs to build and test (skipped when already present).
+# Installs the Debian 12 packages lossless needs (skipped when already present): to build, to draw figures
+# (python3-matplotlib, for Debian's /usr/bin/python3), and with --test also what only the test suite uses:
+# Open MPI's mpirun (the MPI sweep test) and Chromium (the headless-browser check of the reports).
 set -euo pipefail
-pkgs=(cmake ninja-build g++ libyaml-cpp-dev libgtest-dev clang-format)
+pkgs=(cmake ninja-build g++ libyaml-cpp-dev libgtest-dev clang-format python3 python3-matplotlib)
+if [ "${1:-}" = "--test" ]; then
+  pkgs+=(openmpi-bin chromium)
+fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -13,13 +13,18 @@
 #include <thread>
 #include <vector>
 
-#include "control/congestion_control.h"
+#include "cli/reproduce.h"
+#include "cli/sweep_run.h"
 #include "core/error.h"
+#include "net/congestion_control.h"
+#include "net/flow_control.h"
+#include "net/routing_policy.h"
+#include "net/switch_architecture.h"
 #include "net/switch_mechanism.h"
 #include "scenario/hpcc_config.h"
-#include "scenario/key_docs.h"
 #include "scenario/runner.h"
 #include "scenario/scenario.h"
+#include "scenario/substrate_keys.h"
 #include "scenario/sweep.h"
 #include "scenario/yaml_map.h"
 
@@ -30,8 +35,10 @@ constexpr const char* kUsage = R"(usage:
   lossless run SCENARIO.yaml [-o OUT_DIR] [--set PATH=VALUE]... [--seed N] [--threads N] [--quiet]
   lossless validate SCENARIO.yaml|SWEEP.yaml [--set PATH=VALUE]... [--seed N]
   lossless hpcc CONFIG.txt [-o OUT_DIR] [--threads N] [--quiet]
-  lossless sweep SWEEP.yaml [-j N] [-o OUT_DIR] [--quiet]
-  lossless list [cc|mechanisms|switch|nic|workloads|topologies]
+  lossless sweep SWEEP.yaml [-j N] [-o OUT_DIR] [--set PATH=VALUE]... [--quiet]
+  mpirun -n N lossless sweep SWEEP.yaml [...]   # cases spread over N MPI ranks, table on rank 0
+  lossless reproduce PAPER|all [--full] [-j N] [-o DIR]   # PAPER: rocc ppfc rcc mercury rcm hpcc
+  lossless list [cc|mechanisms|switch|nic|workloads|topologies] [--markdown (switch, nic)]
   lossless plot OUT_DIR... [-o FIG_DIR]
 )";
 
@@ -145,42 +152,9 @@ int cmd_validate(int argc, char** argv) {
 
 int cmd_sweep(int argc, char** argv) {
   Args a = parse_args(argc, argv, 2, true);
-  const SweepPlan plan = load_sweep(a.file, a.ov);
-  const std::vector<SweepCase>& list = plan.cases;
-  const std::string& out = plan.out_dir;
-  std::vector<std::pair<std::string, RunResult>> results(list.size());
-  std::atomic<std::size_t> next{0};
-  std::mutex print_mu;
-  std::exception_ptr failure;
-  auto worker = [&] {
-    for (std::size_t i; (i = next++) < list.size();) {
-      try {
-        if (!a.quiet) {
-          std::lock_guard lock(print_mu);
-          std::fprintf(stderr, "[lossless] case %s ...\n", list[i].name.c_str());
-        }
-        Scenario sc = load_scenario(plan.base_scenario, list[i].overrides);
-        RunOptions opts;
-        opts.quiet = a.quiet || a.jobs > 1;
-        results[i] = {list[i].name, run_scenario(sc, opts)};
-        if (!a.quiet) {
-          std::lock_guard lock(print_mu);
-          std::fprintf(stderr, "[lossless] case %s done in %.1f s\n", list[i].name.c_str(),
-                       results[i].second.wall_seconds);
-        }
-      } catch (...) {
-        std::lock_guard lock(print_mu);
-        if (!failure) failure = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int j = 0; j < std::min<int>(a.jobs, static_cast<int>(list.size())); ++j) threads.emplace_back(worker);
-  for (auto& t : threads) t.join();
-  if (failure) std::rethrow_exception(failure);
-  print_comparison(results, stdout);
-  std::printf("outputs in %s/<case>\n", out.c_str());
-  return 0;
+  // Invalid cases are reported as failed after the others have run (run_sweep), not before anything runs.
+  const SweepPlan plan = load_sweep(a.file, a.ov, InvalidCases::kCollect);
+  return run_sweep(plan, {a.file, a.jobs, a.quiet});
 }
 
 // Figures are drawn by tools/plot.py with Debian's matplotlib (the system Python, where apt installs it).
@@ -209,6 +183,17 @@ void print_schemes(const std::vector<Entry>& schemes) {
 
 int cmd_list(int argc, char** argv) {
   std::string what = argc > 2 ? argv[2] : "all";
+  const bool markdown = argc > 3 && std::string(argv[3]) == "--markdown";
+  if (argc > 4 || (argc > 3 && (!markdown || (what != "switch" && what != "nic"))))
+    usage_error(
+        "list takes one of cc, mechanisms, switch, nic, workloads, topologies (switch and nic also "
+        "--markdown)");
+  if (markdown) {
+    std::ostringstream os;
+    print_substrate_keys(what, os, true);
+    std::fputs(os.str().c_str(), stdout);
+    return 0;
+  }
   bool all = what == "all";
   if (!all && what != "cc" && what != "mechanisms" && what != "switch" && what != "nic" &&
       what != "workloads" && what != "topologies")
@@ -218,21 +203,23 @@ int cmd_list(int argc, char** argv) {
     print_schemes(CcRegistry::all());
   }
   if (all || what == "mechanisms") {
-    std::printf(
-        "switch flow control (switch.flow_control): pfc (lossless, PFC per switch.pfc), none (lossy, tail "
-        "drop)\n");
     std::printf("switch mechanisms (switch.mechanism, parameters under switch.params):\n");
     std::printf("  none — RED/ECN marking per switch.ecn only\n");
     print_schemes(MechanismRegistry::all());
+    std::printf("switch flow control (switch.flow_control, parameters under switch.<name>):\n");
+    print_schemes(FlowControlRegistry::all());
+    std::printf("switch routing (switch.routing):\n");
+    print_schemes(RoutingRegistry::all());
+    std::printf("switch architectures (switch.architecture, parameters under switch.<name>):\n");
+    print_schemes(ArchitectureRegistry::all());
   }
-  if (all || what == "switch") {
-    std::printf("switch keys (defaults as resolved by the parser):\n");
-    print_section_keys("switch", stdout);
-  }
-  if (all || what == "nic") {
-    std::printf("nic keys (defaults as resolved by the parser; cnp_interval shown for the default cc):\n");
-    print_section_keys("nic", stdout);
-  }
+  for (const char* section : {"switch", "nic"})
+    if (all || what == section) {
+      std::printf("%s keys (key, default, meaning):\n", section);
+      std::ostringstream os;
+      print_substrate_keys(section, os, false);
+      std::fputs(os.str().c_str(), stdout);
+    }
   if (all || what == "workloads") {
     std::printf(
         "workloads (workload list entries, by type):\n"
@@ -271,6 +258,7 @@ int main(int argc, char** argv) {
     if (cmd == "sweep") return cmd_sweep(argc, argv);
     if (cmd == "hpcc") return cmd_hpcc(argc, argv);
     if (cmd == "plot") return cmd_plot(argc, argv);
+    if (cmd == "reproduce") return cmd_reproduce(argc, argv);
     if (cmd == "list") return cmd_list(argc, argv);
     if (cmd == "-h" || cmd == "--help" || cmd == "help") {
       std::fputs(kUsage, stdout);

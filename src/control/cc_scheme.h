@@ -1,28 +1,54 @@
-// Registration helper: a scheme file ends with one LOSSLESS_REGISTER_CC line (STYLE P8).
+// Registration helper for congestion-control schemes: a scheme file ends with one LOSSLESS_REGISTER_CC line
+// (STYLE P8), or LOSSLESS_REGISTER_CC_PARTS when it has more parts than a sender.
 #pragma once
-#include "control/congestion_control.h"
-#include "core/params.h"
-#include "scenario/yaml_map.h"
+#include <type_traits>
+
+#include "control/dcqcn/notification_point.h"
+#include "control/mechanism_scheme.h"
+#include "control/scheme_entry.h"
+#include "net/congestion_control.h"
 
 namespace lossless {
 
-// Params must provide `template <class V> void visit(V&)`; it may provide `static Params initial(YamlMap&)`
-// to pick defaults from a key read first (a variant or preset).
-template <class Params>
-concept HasInitial = requires(YamlMap& m) {
-  {Params::initial(m)};
+// A scheme's parts (net/congestion_control.h). Required: Params (with `visit`, optionally `initial` and
+// `hints()`) and Sender, built as Sender(const Params&, SenderQp&, const CcEnv&) per QP. Optional:
+//   Receiver(const Params&, ReceiverContext&, const Flow&, const CcEnv&)  per flow at its receiver
+//            (default: EcnNotificationPoint, the RoCEv2 NIC's);
+//   Nic(const Params&, RdmaNic&, const CcEnv&)                              per NIC;
+//   SwitchPart(const Params&, Switch&, Network&)                            per switch (a SwitchMechanism).
+template <class P, class S>
+struct CcParts {
+  using Params = P;
+  using Sender = S;
 };
 
-// The factory of every scheme: one Sender per QP built from the shared parameters; the substrate hints come
-// from `Params::hints()` when the scheme has any.
-template <class Params, class Sender>
+template <class Parts>
 class CcFactoryOf final : public CcFactory {
  public:
-  explicit CcFactoryOf(const Params& p) : p_(p) {}
+  using Params = typename Parts::Params;
+  using Sender = typename Parts::Sender;
+
+  explicit CcFactoryOf(const Params& p) : p_(p) {
+    if constexpr (requires { typename Parts::SwitchPart; })
+      switch_part_ = std::make_unique<MechanismFactoryOf<Params, typename Parts::SwitchPart>>(p_);
+  }
   std::unique_ptr<CongestionControl> create(SenderQp& qp, const CcEnv& env) const override {
     return std::make_unique<Sender>(p_, qp, env);
   }
-  std::size_t state_bytes() const override { return sizeof(Sender); }
+  std::unique_ptr<ReceiverControl> create_receiver(ReceiverContext& rx, const Flow& flow,
+                                                   const CcEnv& env) const override {
+    return std::make_unique<ReceiverType>(p_, rx, flow, env);
+  }
+  std::unique_ptr<NicControl> create_nic(RdmaNic& nic, const CcEnv& env) const override {
+    if constexpr (requires { typename Parts::Nic; }) {
+      return std::make_unique<typename Parts::Nic>(p_, nic, env);
+    } else {
+      (void)nic, (void)env;
+      return nullptr;
+    }
+  }
+  const MechanismFactory* switch_part() const override { return switch_part_.get(); }
+  std::size_t state_bytes() const override { return sizeof(Sender) + sizeof(ReceiverType); }
   SubstrateHints hints() const override {
     if constexpr (requires(const Params& p) { p.hints(); }) {
       return p_.hints();
@@ -32,39 +58,23 @@ class CcFactoryOf final : public CcFactory {
   }
 
  private:
+  template <class T>
+  static auto receiver_of(int) -> typename T::Receiver;
+  template <class T>
+  static auto receiver_of(long) -> EcnNotificationPoint;
+  using ReceiverType = decltype(receiver_of<Parts>(0));
+
   Params p_;
+  std::unique_ptr<MechanismFactory> switch_part_;
 };
 
-// The registry entry of a scheme: parses Params (defaults from `initial` when it exists, then every key
-// through `visit`, unknown keys rejected) into a Concrete factory, and prints the parameters for `lossless
-// list`.
-template <class Base, class Params, class Concrete>
-SchemeEntry<Base> make_scheme_entry(const char* name, const char* summary) {
-  SchemeEntry<Base> s;
-  s.name = name;
-  s.summary = summary;
-  s.make = [](YamlMap& m) -> std::unique_ptr<Base> {
-    Params p{};
-    if constexpr (HasInitial<Params>) p = Params::initial(m);
-    YamlParamVisitor v(m);
-    p.visit(v);
-    m.finish();
-    return std::make_unique<Concrete>(p);
-  };
-  s.print_params = [](std::ostream& os) {
-    Params p{};
-    ParamPrinter printer(os);
-    p.visit(printer);
-  };
-  return s;
-}
+#define LOSSLESS_REGISTER_CC_PARTS(Parts, name, summary)                                                     \
+  static const bool LOSSLESS_CONCAT(kRegisteredCc, __LINE__) [[maybe_unused]] = ::lossless::CcRegistry::add( \
+      ::lossless::make_scheme_entry<::lossless::CcFactory, typename Parts::Params,                           \
+                                    ::lossless::CcFactoryOf<Parts>>(name, summary))
 
-#define LOSSLESS_CC_CONCAT2(a, b) a##b
-#define LOSSLESS_CC_CONCAT(a, b) LOSSLESS_CC_CONCAT2(a, b)
-#define LOSSLESS_REGISTER_CC(Params, Sender, name, summary)                                                  \
-  static const bool                                                                                          \
-  LOSSLESS_CC_CONCAT(kRegisteredCc, __LINE__) [[maybe_unused]] = ::lossless::CcRegistry::add(                \
-      ::lossless::make_scheme_entry<::lossless::CcFactory, Params, ::lossless::CcFactoryOf<Params, Sender>>( \
-          name, summary))
+#define LOSSLESS_REGISTER_CC(Params, Sender, name, summary) \
+  LOSSLESS_REGISTER_CC_PARTS(::lossless::CcParts<Params LOSSLESS_COMMA Sender>, name, summary)
+#define LOSSLESS_COMMA ,
 
 }  // namespace lossless

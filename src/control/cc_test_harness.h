@@ -12,11 +12,11 @@ template <class Params, class Sender>
 struct CcHarness {
   Network net;
   Simulator& sim;
-  std::unique_ptr<CcFactoryOf<Params, Sender>> factory;
+  std::unique_ptr<CcFactoryOf<CcParts<Params, Sender>>> factory;
   explicit CcHarness(const Params& params)
       : net(make_star(2, {100'000'000'000, kPsPerUs}), SwitchConfig{}, NicConfig{}, 1),
         sim(net.sim()),
-        factory(std::make_unique<CcFactoryOf<Params, Sender>>(params)) {
+        factory(std::make_unique<CcFactoryOf<CcParts<Params, Sender>>>(params)) {
     Flow f;
     f.src = 0;
     f.dst = 1;

@@ -1,6 +1,6 @@
 // Registration helper for switch-side schemes: one LOSSLESS_REGISTER_MECHANISM line per scheme.
 #pragma once
-#include "control/cc_scheme.h"
+#include "control/scheme_entry.h"
 #include "net/switch_mechanism.h"
 
 namespace lossless {
@@ -18,10 +18,10 @@ class MechanismFactoryOf final : public MechanismFactory {
   Params p_;
 };
 
-#define LOSSLESS_REGISTER_MECHANISM(Params, Mechanism, name, summary)                     \
-  static const bool LOSSLESS_CC_CONCAT(kRegisteredMechanism, __LINE__) [[maybe_unused]] = \
-      ::lossless::MechanismRegistry::add(                                                 \
-          ::lossless::make_scheme_entry<::lossless::MechanismFactory, Params,             \
+#define LOSSLESS_REGISTER_MECHANISM(Params, Mechanism, name, summary)                  \
+  static const bool LOSSLESS_CONCAT(kRegisteredMechanism, __LINE__) [[maybe_unused]] = \
+      ::lossless::MechanismRegistry::add(                                              \
+          ::lossless::make_scheme_entry<::lossless::MechanismFactory, Params,          \
                                         ::lossless::MechanismFactoryOf<Params, Mechanism>>(name, summary))
 
 }  // namespace lossless

@@ -3,7 +3,7 @@
 #pragma once
 #include <string>
 
-#include "control/congestion_control.h"
+#include "net/congestion_control.h"
 #include "net/queue_pair.h"
 
 namespace lossless {

@@ -10,14 +10,17 @@
 
 namespace lossless {
 
-class YamlMap;
+class ParamSource;
 
 // A scheme as the scenario parser and `lossless list` see it: it parses its parameters into a factory.
 template <class Factory>
 struct SchemeEntry {
   std::string name;
   std::string summary;
-  std::function<std::unique_ptr<Factory>(YamlMap& params)> make;
+  // Where its parameters live in its scenario section, when not under `params` (a flow-control policy's
+  // under switch.<section>); empty = the scheme has none there.
+  std::string section;
+  std::function<std::unique_ptr<Factory>(ParamSource& params)> make;
   std::function<void(std::ostream&)> print_params;
 };
 
@@ -36,6 +39,11 @@ class SchemeRegistry {
     return nullptr;
   }
   static const std::vector<Entry>& all() { return table(); }
+  static std::vector<std::string> names() {
+    std::vector<std::string> n;
+    for (const auto& e : table()) n.push_back(e.name);
+    return n;
+  }
 
  private:
   static std::vector<Entry>& table() {

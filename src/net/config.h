@@ -1,6 +1,10 @@
-// Resolved substrate configuration (what the scenario's switch: and nic: sections become).
+// Resolved substrate configuration (what the scenario's switch: and nic: sections become). Each section lists
+// its keys once, in visit() (core/params.h): the scenario reader, `lossless list switch|nic`, the README
+// table and the resolved scenario.yaml all come from there.
 #pragma once
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "core/rate_table.h"
@@ -8,14 +12,22 @@
 
 namespace lossless {
 
-enum class FlowControl : std::uint8_t { kPfc, kNone };
 enum class PfcThreshold : std::uint8_t { kDynamic, kStatic };
-enum class Routing : std::uint8_t { kEcmp, kSpray };
+
+class FlowControlFactory;
+class RoutingFactory;
+class ArchitectureFactory;
+
+// Names of the registered switch schemes of each kind (for the choices below).
+std::vector<std::string> flow_control_names();
+std::vector<std::string> routing_names();
+std::vector<std::string> architecture_names();
 
 struct SwitchConfig {
   Bytes buffer_bytes = 32'000'000;
   Bytes shared_buffer_bytes = 0;  // 0 = auto (buffer minus reserves and headrooms)
-  FlowControl flow_control = FlowControl::kPfc;
+  std::string architecture = "shared";
+  std::string flow_control = "pfc";
   bool pfc_enabled = true;
   PfcThreshold threshold = PfcThreshold::kDynamic;
   double alpha = 0.125;        // dynamic threshold factor for ports at host speed
@@ -26,12 +38,82 @@ struct SwitchConfig {
   Bytes resume_offset_bytes = 3072;
   std::uint16_t pause_quanta = 65535;  // quanta of 512 bit times carried by a pause frame
   bool ecn_enabled = true;
-  std::vector<RateValue> kmin_bytes, kmax_bytes, pmax;
-  Routing routing = Routing::kEcmp;
+  std::vector<RateValue> kmin_bytes{{100'000'000'000, 400'000}, {400'000'000'000, 1'600'000}};
+  std::vector<RateValue> kmax_bytes{{100'000'000'000, 1'600'000}, {400'000'000'000, 6'400'000}};
+  std::vector<RateValue> pmax{{100'000'000'000, 0.2}, {400'000'000'000, 0.2}};
+  std::string routing = "ecmp";
+  std::string mechanism = "none";
 
-  // PFC keeps the fabric lossless; otherwise switches tail-drop.
-  bool lossless() const { return flow_control == FlowControl::kPfc && pfc_enabled; }
+  // The schemes the names above select, with their parameters (null: the registered scheme with its defaults;
+  // Network resolves them).
+  std::shared_ptr<const FlowControlFactory> flow_control_factory;
+  std::shared_ptr<const RoutingFactory> routing_factory;
+  std::shared_ptr<const ArchitectureFactory> architecture_factory;
+
+  // The flow-control policy keeps the fabric lossless (PFC headroom); otherwise switches tail-drop.
+  bool lossless() const;
+  // The registered policy `flow_control` selects: `pfc` with PFC disabled is a lossy switch (`none`).
+  std::string flow_control_policy() const;
+
+  template <class V>
+  void visit(V& v) {
+    v.size("buffer", buffer_bytes, "packet memory per switch");
+    v.require(buffer_bytes > 0, "buffer", "must be positive");
+    v.size_or_auto("shared_buffer", shared_buffer_bytes, "shared pool; auto = buffer - reserves - headrooms");
+    v.choice("architecture", architecture, architecture_names(),
+             "how the switch buffers and queues packets (`lossless list mechanisms`)");
+    v.choice("flow_control", flow_control, flow_control_names(),
+             "who decides pauses (`lossless list mechanisms`); none = lossy: tail drop at the threshold, "
+             "drops counted; a policy's parameters are under switch.<name>");
+    pfc_enabled = flow_control != "none";
+    v.section("pfc", "standard PFC and the buffer thresholds", [&](auto& s) {
+      s.flag("enabled", pfc_enabled,
+             "send PFC pauses (default: true unless flow_control is none; false with pfc = lossy)");
+      s.require(!(flow_control == "none" && pfc_enabled), "enabled",
+                "PFC cannot be enabled with flow_control: none");
+      std::string th = threshold == PfcThreshold::kDynamic ? "dynamic" : "static";
+      s.choice("threshold", th, {"dynamic", "static"},
+               "dynamic: pause when an ingress (port, priority)'s shared bytes >= alpha x free shared pool; "
+               "static: pause at xoff ingress bytes, resume below xon");
+      threshold = th == "dynamic" ? PfcThreshold::kDynamic : PfcThreshold::kStatic;
+      s.real(
+          "alpha", alpha,
+          "dynamic-threshold factor for ports at host speed; doubled per doubling of port speed (as in the "
+          "HPCC simulator)",
+          1.0 / 1024, 64);
+      s.size("xoff", xoff_bytes, "static pause threshold (ingress bytes of a port and priority)");
+      s.size("xon", xon_bytes, "static resume threshold");
+      s.require(xon_bytes <= xoff_bytes, "xon", "must not exceed xoff");
+      s.size_or_auto("headroom", headroom_bytes,
+                     "per-port headroom; auto = 3 x link BDP + 2 maximum packets");
+      s.size("reserve", reserve_bytes, "private bytes per (ingress port, priority)");
+      s.size("resume_offset", resume_offset_bytes, "dynamic: resume when shared + offset <= threshold");
+      std::uint64_t quanta = pause_quanta;
+      s.count("quanta", quanta,
+              "pause duration a standard pause frame carries (512-bit times); refreshed at half its duration "
+              "while congestion lasts, resumed explicitly (quanta 0), expires by itself otherwise",
+              1, 65535);
+      pause_quanta = static_cast<std::uint16_t>(quanta);
+    });
+    v.section("ecn", "RED/ECN marking", [&](auto& s) {
+      s.flag("enabled", ecn_enabled,
+             "RED on the instantaneous egress queue of (port, priority), decided at dequeue");
+      s.size_table("kmin", kmin_bytes, "per link rate; other rates scale linearly from the nearest entry");
+      s.size_table("kmax", kmax_bytes, "per link rate; marking is certain above it");
+      s.real_table("pmax", pmax, "marking probability at kmax (value or per-rate map)", 0, 1);
+      for (const auto& e : kmin_bytes)
+        s.require(per_rate_value(kmax_bytes, e.rate_bps, true) >= e.value, "kmax", "must not be below kmin");
+    });
+    v.choice("routing", routing, routing_names(),
+             "next hop among the shortest paths: ecmp = per-switch-seeded 5-tuple hash (one path per flow), "
+             "spray = random per packet");
+    v.text("mechanism", mechanism,
+           "switch-side scheme (`lossless list mechanisms`); parameters under params");
+  }
 };
+
+// Fills the scheme factories a configuration names but does not hold, with the schemes' default parameters.
+void resolve_switch_schemes(SwitchConfig& c);
 
 struct NicConfig {
   Bytes mtu_bytes = 1000;  // payload per packet
@@ -49,6 +131,44 @@ struct NicConfig {
   std::uint8_t data_priority = 3;
   TimePs nack_interval_ps = 500 * kPsPerUs;  // at most one NACK per expected sequence in this interval
   TimePs rto_ps = 0;                         // retransmission timeout (go-back-N); 0 = off
+
+  // cnp_interval and rto read `auto` as kTimeNever; the scenario parser resolves them (the congestion
+  // control's choice; off on a lossless fabric, 1ms when lossy).
+  template <class V>
+  void visit(V& v) {
+    v.size("mtu", mtu_bytes, "payload bytes per packet");
+    v.require(mtu_bytes > 0, "mtu", "must be at least 1 byte");
+    v.require(mtu_bytes <= 65536, "mtu", "must not exceed 64KiB");
+    v.size("data_header", data_header_bytes, "header bytes on each data packet");
+    v.size("ack_size", ack_bytes, "wire bytes of an ACK/NACK (plus INT records it echoes)");
+    v.size("cnp_size", cnp_bytes, "wire bytes of a CNP");
+    v.size("pfc_size", pfc_bytes, "wire bytes of a PFC frame");
+    v.size("int_hop_size", int_hop_bytes, "wire bytes per INT record (HPCC)");
+    v.require(ack_bytes > 0, "ack_size", "must be positive");
+    v.require(cnp_bytes > 0, "cnp_size", "must be positive");
+    v.require(pfc_bytes > 0, "pfc_size", "must be positive");
+    std::uint64_t every = ack_interval;
+    v.count("ack_interval", every, "ACK every N data packets (and the last one)", 1, 1'000'000);
+    ack_interval = static_cast<std::uint32_t>(every);
+    v.time_or_auto(
+        "cnp_interval", cnp_interval_ps,
+        "at most one CNP per flow per interval while marked packets arrive; 0 = the ACK of each "
+        "marked packet carries the CNP (HPCC code); auto = the congestion control's choice (50us for "
+        "DCQCN paper, 0 for DCQCN hpcc)");
+    std::string ack = ack_high_priority ? "high" : ack_unpaused_at_nic ? "data_unpaused" : "data";
+    v.choice("ack_priority", ack, {"high", "data", "data_unpaused"},
+             "high (priority 0, never paused) | data (the flow's priority) | data_unpaused (the flow's "
+             "priority in switches; the NIC sends them even while that priority is paused: HPCC code "
+             "ACK_HIGH_PRIO 1); default: the congestion control's");
+    ack_high_priority = ack == "high";
+    ack_unpaused_at_nic = ack == "data_unpaused";
+    std::uint64_t prio = data_priority;
+    v.count("data_priority", prio, "priority of data packets", 1, 7);
+    data_priority = static_cast<std::uint8_t>(prio);
+    v.time("nack_interval", nack_interval_ps, "at most one NACK per expected sequence in this interval");
+    v.time_or_auto("rto", rto_ps,
+                   "go-back-N timeout without ACK progress; 0 = off; auto = off lossless, 1ms lossy");
+  }
 };
 
 // PFC headroom of a port when the scenario says `auto`: what can arrive after the pause is sent — three

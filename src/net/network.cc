@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "net/flow_control.h"
+#include "net/routing_policy.h"
 #include "topo/partitioning.h"
 
 namespace lossless {
@@ -20,6 +22,7 @@ std::uint32_t five_tuple_hash(std::uint32_t src, std::uint32_t dst, std::uint16_
 Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, std::uint64_t seed,
                  unsigned partitions)
     : topo_(std::move(topo)), sw_cfg_(sw), nic_cfg_(nic), seed_(seed) {
+  resolve_switch_schemes(sw_cfg_);
   if (topo_.nodes() >= OrderKey::kMaxNodes)
     throw ConfigError("", "topology",
                       "too many nodes (at most " + std::to_string(OrderKey::kMaxNodes - 1) + ")");
@@ -69,7 +72,8 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
       p.sim = &part.sim;
       p.counters = &part.counters;
       if (node_part_[peer] != part.id) p.remote = &part.outbox[node_part_[peer]];
-      p.deliver = topo_.is_host(peer) ? &RdmaNic::arrive_event : &Switch::arrive_event;
+      // A switch wires its own receive handler into its peers' ports (Switch::configure).
+      p.deliver = topo_.is_host(peer) ? &RdmaNic::arrive_event : nullptr;
       p.node = n;
       p.index = static_cast<std::uint16_t>(idx);
       p.peer = &port_of(peer, peer_idx);
@@ -82,12 +86,19 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
         max_host_rate_ = std::max(max_host_rate_, l.rate_bps);
       } else {
         p.owner = switches_[n - topo_.hosts].get();
-        p.kick = &Switch::kick;
       }
     }
   }
   for (auto& s : switches_) s->configure();
+  routes_per_flow_ =
+      std::all_of(switches_.begin(), switches_.end(), [](const auto& s) { return s->router().per_flow(); });
   compute_global_rtt();
+  for (auto& s : switches_) {
+    Simulator& sim = sim_of(s->node());
+    sim.act_as(s->node());  // the policy's timers act for its switch
+    s->flow_control().start();
+    sim.act_as(topo_.nodes());
+  }
 }
 
 Network::~Network() = default;
@@ -111,7 +122,19 @@ PathInfo Network::path(std::uint32_t src, std::uint32_t dst, std::uint32_t hash,
     std::uint32_t s = node - topo_.hosts, n = 0;
     const std::uint16_t* cand = routes_.candidates(s, dst, n);
     LOSSLESS_CHECK(n > 0, "no route");
-    port = n == 1 ? cand[0] : cand[ecmp_pick(hash, switch_ecmp_seed(seed_, s), n)];
+    if (n == 1) {
+      port = cand[0];
+    } else if (routes_per_flow_) {
+      // The path every packet of the flow takes: the switch's router decides it once.
+      static thread_local Packet probe;
+      probe.src = src;
+      probe.dst = dst;
+      probe.ecmp_hash = hash;
+      port = switches_[s]->router().choose(probe, cand, n);
+    } else {
+      // Routed per packet (spraying): the nominal path of its base RTT is the ECMP one.
+      port = cand[ecmp_pick(hash, switch_ecmp_seed(seed_, s), n)];
+    }
     if (switch_ports) switch_ports->push_back(static_cast<std::uint16_t>(port));
   }
   throw InternalError("routing loop");
@@ -147,6 +170,8 @@ void Network::install_mechanism(const MechanismFactory& factory) {
     s->mechanism()->start();
     sim.act_as(topo_.nodes());
   }
+  routes_per_flow_ =
+      std::all_of(switches_.begin(), switches_.end(), [](const auto& s) { return s->router().per_flow(); });
 }
 
 void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
@@ -156,6 +181,8 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
   rx_.assign(n, ReceiverContext{});
   ccs_.clear();
   ccs_.reserve(n);
+  receivers_.clear();
+  receivers_.reserve(n);
   fwd_hash_.resize(n);
   rev_hash_.resize(n);
   finish_ps_.assign(n, kTimeNever);
@@ -164,12 +191,28 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
   rev_route_.assign(n, 0);
   route_ports_.clear();
   for (auto& part : parts_) part->flows_completed = 0;
-  int_enabled_ = cc.hints().needs_int;
   // With INT every hop reads or writes records across the whole packet.
-  for (auto& part : parts_) part->sim.set_prefetch_whole_arg(int_enabled_);
+  const bool whole_packets = cc.hints().prefetch_whole_packet;
+  for (auto& part : parts_) part->sim.set_prefetch_whole_arg(whole_packets);
+  // The scheme's part on every switch (it may change how switches route), before paths are computed.
+  if (const MechanismFactory* part = cc.switch_part()) {
+    for (auto& s : switches_) s->add_companion(part->create(*s, *this));
+    for (auto& s : switches_) {
+      Simulator& sim = sim_of(s->node());
+      sim.act_as(s->node());
+      s->start_companions();
+      sim.act_as(topo_.nodes());
+    }
+  }
+  routes_per_flow_ =
+      std::all_of(switches_.begin(), switches_.end(), [](const auto& s) { return s->router().per_flow(); });
+  for (std::uint32_t h = 0; h < topo_.hosts; ++h) {
+    CcEnv env{sim_of(h), nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_, *nics_[h]};
+    nics_[h]->set_control(cc.create_nic(*nics_[h], env));
+  }
   flow_state_bytes_ = sizeof(Flow) + sizeof(SenderQp) + sizeof(ReceiverContext) + cc.state_bytes() +
-                      sizeof(std::unique_ptr<CongestionControl>) + 2 * sizeof(std::uint32_t) /* hashes */ +
-                      2 * sizeof(std::uint32_t) /* route offsets */ +
+                      2 * sizeof(std::unique_ptr<CongestionControl>) +
+                      2 * sizeof(std::uint32_t) /* hashes */ + 2 * sizeof(std::uint32_t) /* route offsets */ +
                       sizeof(std::uint64_t) /* start order */ + sizeof(TimePs) /* finish */;
   // Start orders come from the set-up context's clock, shared by all partitions (set-up is single-threaded).
   Simulator& setup = parts_[0]->sim;
@@ -184,19 +227,33 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
     q.line_rate_bps = nics_[f.src]->port.rate_bps();
     if (f.max_rate_bps && f.max_rate_bps < q.line_rate_bps) q.line_rate_bps = f.max_rate_bps;
     q.rate_bps = static_cast<double>(q.line_rate_bps);
-    // ECMP is per flow and deterministic, so each flow's path is computed once here and carried by its
-    // packets; switches then forward without a table lookup (the same ports Switch::route would pick).
+    q.priority = f.priority;
+    q.set_send_gate(kNoSendGate);
+    // With per-flow routing (ECMP) each flow's path is computed once here and carried by its packets;
+    // switches then forward without a table lookup (the same ports their routers would pick).
     fwd_route_[i] = static_cast<std::uint32_t>(route_ports_.size());
     PathInfo p = path(f.src, f.dst, fwd_hash_[i], &route_ports_);
     rev_route_[i] = static_cast<std::uint32_t>(route_ports_.size());
     path(f.dst, f.src, rev_hash_[i], &route_ports_);
     q.base_rtt_ps = p.base_rtt_ps();
     q.bottleneck_bps = p.bottleneck_bps;
-    CcEnv env{sim_of(f.src), nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_};
+    CcEnv env{sim_of(f.src), nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_, *nics_[f.src]};
     ccs_.push_back(cc.create(q, env));
     q.cc = ccs_.back().get();
     start_order_[i] = setup.reserve_order();
+    ReceiverContext& rx = rx_[i];
+    rx.ack_every = nic_cfg_.ack_interval;
+    CcEnv rx_env{sim_of(f.dst), nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_, *nics_[f.dst]};
+    receivers_.push_back(cc.create_receiver(rx, f, rx_env));
+    rx.control = receivers_.back().get();
   }
+  for (std::uint32_t h = 0; h < topo_.hosts; ++h)
+    if (NicControl* c = nics_[h]->control()) {
+      Simulator& sim = sim_of(h);
+      sim.act_as(h);
+      c->start();
+      sim.act_as(topo_.nodes());
+    }
   // Flow starts are chained per partition: only the next one waits in the event queue (a run may hold
   // millions), at the order key it would have had if all were queued now.
   std::vector<std::uint32_t> by_start(n);

@@ -5,16 +5,16 @@
 #include <memory>
 #include <vector>
 
-#include "control/congestion_control.h"
 #include "core/error.h"
 #include "core/simulator.h"
 #include "net/config.h"
+#include "net/congestion_control.h"
+#include "net/net_counters.h"
 #include "net/packet.h"
 #include "net/partition.h"
 #include "net/queue_pair.h"
 #include "net/rdma_nic.h"
 #include "net/switch.h"
-#include "stats/net_counters.h"
 #include "topo/routing.h"
 #include "topo/topology.h"
 #include "workload/flow.h"
@@ -39,9 +39,10 @@ class Network {
   Network& operator=(const Network&) = delete;
   ~Network();
 
-  // Gives every switch its instance of a switch-side scheme.
+  // Gives every switch its instance of a switch-side scheme, and starts it.
   void install_mechanism(const MechanismFactory& factory);
-  // Creates QPs and congestion control for `flows` (ids must be 0..n-1 in order) and schedules their starts.
+  // Creates QPs and the congestion control's parts for `flows` (ids must be 0..n-1 in order: senders,
+  // receivers, per-NIC and per-switch parts), computes per-flow paths and schedules the starts.
   void install_flows(std::vector<Flow> flows, const CcFactory& cc);
 
   // The clock of a fabric run on one thread (tests, monitors); a partitioned fabric has one per partition.
@@ -72,7 +73,6 @@ class Network {
   const RoutingTable& routes() const { return routes_; }
   std::uint64_t seed() const { return seed_; }
   RateBps max_host_rate() const { return max_host_rate_; }
-  bool int_enabled() const { return int_enabled_; }
 
   const Flow& flow(std::uint32_t id) const { return flows_[id]; }
   const std::vector<Flow>& flows() const { return flows_; }
@@ -87,6 +87,7 @@ class Network {
 
   RdmaNic& nic(std::uint32_t host) { return *nics_[host]; }
   Switch& switch_at(std::uint32_t s) { return *switches_[s]; }
+  const Switch& switch_at(std::uint32_t s) const { return *switches_[s]; }
   std::size_t switch_count() const { return switches_.size(); }
   // The path a flow's packets take (following ECMP) and its ideal-FCT ingredients.
   // `switch_ports`, when given, receives the egress port taken at each switch.
@@ -95,10 +96,10 @@ class Network {
   // A flow's ECMP path as egress ports per switch hop (data direction / reply direction); null when packets
   // are routed per packet (spraying).
   const std::uint16_t* forward_route(std::uint32_t id) const {
-    return sw_cfg_.routing == Routing::kEcmp ? &route_ports_[fwd_route_[id]] : nullptr;
+    return routes_per_flow_ ? &route_ports_[fwd_route_[id]] : nullptr;
   }
   const std::uint16_t* reverse_route(std::uint32_t id) const {
-    return sw_cfg_.routing == Routing::kEcmp ? &route_ports_[rev_route_[id]] : nullptr;
+    return routes_per_flow_ ? &route_ports_[rev_route_[id]] : nullptr;
   }
   TimePs ideal_fct_ps(const Flow& f) const;
   TimePs max_base_rtt_ps() const { return max_base_rtt_ps_; }
@@ -125,7 +126,7 @@ class Network {
   std::vector<std::unique_ptr<RdmaNic>> nics_;
   std::vector<std::unique_ptr<Switch>> switches_;
   RateBps max_host_rate_ = 0;
-  bool int_enabled_ = false;
+  bool routes_per_flow_ = true;  // every switch routes a flow's packets one way (net/routing_policy.h)
   TimePs max_base_rtt_ps_ = 0;
   Bytes max_bdp_bytes_ = 0;
 
@@ -133,6 +134,7 @@ class Network {
   std::vector<SenderQp> qps_;
   std::vector<ReceiverContext> rx_;
   std::vector<std::unique_ptr<CongestionControl>> ccs_;
+  std::vector<std::unique_ptr<ReceiverControl>> receivers_;
   std::vector<std::uint32_t> fwd_hash_, rev_hash_;
   std::vector<std::uint32_t> fwd_route_, rev_route_;  // offsets into route_ports_
   std::vector<std::uint16_t> route_ports_;

@@ -1,28 +1,26 @@
 // Packets: plain structs from a pool, moved by pointer, owned by exactly one queue or link at a time.
 #pragma once
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <new>
+#include <type_traits>
 #include <vector>
 
 #include "core/time.h"
 
 namespace lossless {
 
-enum class PacketType : std::uint8_t { kData, kAck, kNack, kCnp, kPfc, kFeedback };
+// What a packet is. The RoCEv2 kinds are fixed here; schemes register their own (net/packet_kinds.h). Kinds
+// below kPfc travel end to end (routed toward `dst`); kPfc and the kinds above it are link-local: the node at
+// the other end of the link consumes them (PFC frames, a scheme's hop-by-hop messages).
+enum class PacketType : std::uint8_t { kData = 0, kAck = 1, kNack = 2, kCnp = 3, kPfc = 128 };
+constexpr std::uint8_t kFirstSchemeKind = 4;             // end-to-end kinds of schemes: 4..127
+constexpr std::uint8_t kFirstLinkLocalSchemeKind = 129;  // link-local kinds of schemes: 129..255
+inline bool is_link_local(PacketType t) { return t >= PacketType::kPfc; }
 
 constexpr int kPriorities = 8;
 constexpr int kControlPriority = 0;  // never paused, bypasses MMU limits
-constexpr int kMaxIntHops = 5;
-
-// One in-band telemetry record, stamped by an egress port at dequeue (HPCC).
-struct IntHop {
-  TimePs time_ps;
-  Bytes tx_bytes;    // cumulative bytes sent by the port
-  Bytes qlen_bytes;  // bytes queued at the port when this packet left
-  RateBps rate_bps;
-};
 
 // Field order matters for speed: everything a switch touches per hop sits in the first 64-byte line.
 struct alignas(64) Packet {
@@ -39,26 +37,58 @@ struct alignas(64) Packet {
   bool ecn_capable = true;
   bool ecn_ce = false;        // data: Congestion Experienced; ack: echo of CE since the previous ack
   std::uint16_t in_port = 0;  // ingress port at the current switch (for MMU release)
-  std::uint8_t int_hops = 0;
   std::uint8_t pfc_priority = 0;
-  std::uint16_t pfc_quanta = 0;  // 0 = resume
   std::uint8_t route_hop = 0;
+  std::uint16_t pfc_quanta = 0;  // 0 = resume
   std::uint32_t payload_bytes = 0;
-  // --- line 2: end-host fields
   std::uint32_t src = 0;  // host index of the sender of this packet
-  std::uint32_t feedback_origin = 0;
-  std::uint64_t seq = 0;       // data: byte offset; ack/nack: next expected byte
-  TimePs sent_ps = 0;          // data: when the sender put it on the wire; ack: echo
-  std::uint64_t feedback = 0;  // scheme-defined payload of feedback packets (e.g. a fair rate)
-  // --- INT records, valid up to int_hops (not cleared between uses)
-  std::array<IntHop, kMaxIntHops> hops;
+  // --- end-host fields
+  std::uint64_t seq = 0;  // data: byte offset; ack/nack: next expected byte
+  TimePs sent_ps = 0;     // data: when the sender put it on the wire; ack: echo
 
-  // Resets every field but the INT records to its default.
+  // --- the scheme's fields: a typed extension. The bytes from here to the end of the packet belong to the
+  // scheme of the run, which declares a trivially copyable struct per packet kind it reads (INT records of
+  // HPCC, the fair rate of a RoCC feedback packet) and accesses it with ext<T>(). They are not cleared
+  // between uses: whoever creates a packet writes the fields that will be read (ext_init<T>()); an ACK is
+  // the data packet turned around and keeps the data packet's fields; a NACK or CNP starts with none.
+  static constexpr std::size_t kExtOffset = 72;
+  static constexpr std::size_t kExtBytes = 256 - kExtOffset;
+  template <class T>
+  T& ext() {
+    check_ext<T>();
+    return *std::launder(reinterpret_cast<T*>(ext_bytes));
+  }
+  template <class T>
+  const T& ext() const {
+    check_ext<T>();
+    return *std::launder(reinterpret_cast<const T*>(ext_bytes));
+  }
+  // Starts the lifetime of the scheme's struct in this packet (no bytes are cleared).
+  template <class T>
+  T& ext_init() {
+    check_ext<T>();
+    return *::new (static_cast<void*>(ext_bytes)) T;
+  }
+
+  // Resets every field but the scheme's to its default.
   void reset() {
-    std::memset(static_cast<void*>(this), 0, offsetof(Packet, hops));
+    std::memset(static_cast<void*>(this), 0, kExtOffset);
     ecn_capable = true;
   }
+
+  // Raw storage of the extension; use ext<T>().
+  alignas(8) unsigned char ext_bytes[kExtBytes];
+
+ private:
+  template <class T>
+  static constexpr void check_ext() {
+    static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>,
+                  "packet extension fields must be plain data");
+    static_assert(sizeof(T) <= kExtBytes, "packet extension larger than the packet's scheme area");
+    static_assert(alignof(T) <= 8, "packet extension over-aligned");
+  }
 };
+static_assert(offsetof(Packet, ext_bytes) == Packet::kExtOffset && sizeof(Packet) == 256);
 
 // Free-list pool. Packets are never returned to the heap during a run, so steady state allocates nothing.
 class PacketPool {

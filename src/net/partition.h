@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/simulator.h"
+#include "net/net_counters.h"
 #include "net/packet.h"
-#include "stats/net_counters.h"
 
 namespace lossless {
 

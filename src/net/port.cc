@@ -48,7 +48,8 @@ void Port::on_pfc(std::uint8_t prio, std::uint16_t quanta) {
     return;
   }
   ++counters->pause_frames;
-  if (!paused(prio)) {
+  const bool newly_paused = !paused(prio);
+  if (newly_paused) {
     paused_mask = static_cast<std::uint8_t>(paused_mask | (1u << prio));
     paused_since_[prio] = now;
   }
@@ -56,6 +57,7 @@ void Port::on_pfc(std::uint8_t prio, std::uint16_t quanta) {
   TimePs duration = clock.tx_time(std::uint64_t{quanta} * 64);
   ++pause_gen_[prio];
   sim->after(duration, &Port::pause_expire_event, this, (std::uint64_t{pause_gen_[prio]} << 3) | prio);
+  if (newly_paused && pause_changed) pause_changed(owner, index, prio, true);
 }
 
 void Port::pause_expire_event(void* target, std::uint64_t arg) {
@@ -70,6 +72,7 @@ void Port::unpause(std::uint8_t prio) {
   paused_mask = static_cast<std::uint8_t>(paused_mask & ~(1u << prio));
   ++pause_gen_[prio];
   counters->paused_time_ps += sim->now() - paused_since_[prio];
+  if (pause_changed) pause_changed(owner, index, prio, false);
   kick_or_wait();
 }
 

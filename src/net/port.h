@@ -6,9 +6,10 @@
 #include <vector>
 
 #include "core/simulator.h"
+#include "net/net_counters.h"
 #include "net/packet.h"
 #include "net/partition.h"
-#include "stats/net_counters.h"
+#include "net/switch_architecture.h"
 
 namespace lossless {
 
@@ -53,8 +54,14 @@ class Port {
 
   // --- wiring (set once by the network builder) and colder state
   NetCounters* counters = nullptr;
-  std::array<PacketFifo, kPriorities>
-      queues;  // read-only outside Port: pop through dequeue/pop_first_sendable
+  // The port's own per-priority queues: the default queue set (net/switch_architecture.h). Read-only outside
+  // Port: pop through dequeue/pop_first_sendable. With a custom queue set they hold priority 0 only.
+  std::array<PacketFifo, kPriorities> queues;
+  // A switch port's own queue set for data priorities, when its switch's architecture or a mechanism gives it
+  // one (only the switch's extended packet path looks at it).
+  EgressQueues* custom_queues = nullptr;
+  // Told when the peer pauses or resumes a priority of this port (only set when a scheme listens).
+  void (*pause_changed)(void* owner, std::uint16_t port, std::uint8_t prio, bool paused) = nullptr;
 
   RateBps rate_bps() const { return clock.rate_bps(); }
   // Serializing a packet now. For a lazy port the transmission ends at busy_until_, at the order its
@@ -81,6 +88,36 @@ class Port {
   }
   // Priority 0 (control) first, then round-robin among non-empty, non-paused priorities (switch egress).
   Packet* dequeue();
+  // With a custom queue set: a data-priority packet goes to it, priority 0 to the port's own queue.
+  // False: the custom queue set refused the packet (the caller still owns it).
+  bool enqueue_from(Packet* p, std::uint16_t in_port) {
+    if (custom_queues && p->priority != kControlPriority) {
+      if (!custom_queues->enqueue(p, in_port)) return false;
+      queued_bytes += p->wire_bytes;
+    } else {
+      enqueue(p);
+    }
+    return true;
+  }
+  // Priority 0 first, then the custom queue set (or the port's own queues); `retry_ps` as EgressQueues.
+  Packet* dequeue_from_any(TimePs& retry_ps) {
+    if (!custom_queues) return dequeue();
+    if (nonempty_mask_ & (1u << kControlPriority)) return pop_from(kControlPriority);
+    Packet* p = custom_queues->dequeue(paused_mask, sim->now(), retry_ps);
+    if (p) queued_bytes -= p->wire_bytes;
+    return p;
+  }
+  // Bytes of data priorities queued (everything but priority 0).
+  Bytes data_bytes() const { return queued_bytes - queues[kControlPriority].bytes(); }
+  // Every queued data-priority packet.
+  template <class F>
+  void for_each_data_packet(F&& f) const {
+    if (custom_queues) {
+      custom_queues->for_each(f);
+      return;
+    }
+    for (int q = 1; q < kPriorities; ++q) queues[q].for_each(f);
+  }
   // The lowest non-empty, non-paused priority (a NIC's reply queues), or null. With `ignore_pause`, the
   // lowest non-empty one.
   Packet* pop_first_sendable(bool ignore_pause = false) {

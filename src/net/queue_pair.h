@@ -10,6 +10,9 @@ namespace lossless {
 
 class RdmaNic;
 class CongestionControl;
+class ReceiverControl;
+
+constexpr Bytes kNoSendGate = ~Bytes{0};
 
 // Cache-line aligned: a sender and a receiver may run on different threads (net/partition.h), and
 // neighbouring entries must not share a line.
@@ -23,7 +26,13 @@ struct alignas(64) SenderQp {
   RateBps line_rate_bps = 0;
   Bytes window_bytes = 0;            // 0 = no window
   bool window_follows_rate = false;  // effective window = window_bytes x rate / line rate (HPCC VAR_WIN)
+  // Priority of the next data packets (the flow's unless the scheme chooses per packet).
+  std::uint8_t priority = 0;
   TimePs next_avail_ps = 0;
+  // Bytes below this offset may be sent: the flow's size, or less while a send gate holds (set_send_gate).
+  Bytes send_limit_bytes = 0;
+  // The send gate of receiver-driven schemes (grants, credits): bytes at or beyond this offset wait.
+  Bytes send_gate_bytes = kNoSendGate;
   Bytes last_wire_bytes = 0;
   Bytes max_sent = 0;  // highest snd_nxt reached (to count retransmitted bytes)
   TimePs base_rtt_ps = 0;
@@ -34,6 +43,12 @@ struct alignas(64) SenderQp {
   bool finished = false;
 
   Bytes size() const { return flow->size_bytes; }
+  // Closes the send gate at `offset` (a grant or credit moves it forward; kNoSendGate opens it). Tell the
+  // NIC (RdmaNic::on_qp_unblocked) when it moves forward.
+  void set_send_gate(Bytes offset) {
+    send_gate_bytes = offset;
+    send_limit_bytes = offset < size() ? offset : size();
+  }
   Bytes in_flight() const { return snd_nxt - snd_una; }
   // The window in force now; 0 = none.
   Bytes window() const {
@@ -49,13 +64,15 @@ struct alignas(64) SenderQp {
 
 struct alignas(64) ReceiverContext {
   Bytes expected = 0;
-  Bytes delivered = 0;  // in-order payload bytes (flow_rates monitor)
+  Bytes delivered = 0;                 // in-order payload bytes (flow_rates monitor)
+  ReceiverControl* control = nullptr;  // the scheme's receiver (net/congestion_control.h)
   std::uint32_t packets_since_ack = 0;
+  // ACK every this many in-order packets (nic.ack_interval unless the scheme says otherwise); 0 = only the
+  // last one (the scheme sends its own feedback).
+  std::uint32_t ack_every = 1;
   bool ce_pending = false;
   Bytes last_nack_seq = ~Bytes{0};
   TimePs nack_allowed_ps = 0;
-  TimePs last_cnp_ps = 0;
-  bool cnp_sent = false;
 };
 
 }  // namespace lossless

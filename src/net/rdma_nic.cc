@@ -2,8 +2,10 @@
 
 #include <algorithm>
 
-#include "control/congestion_control.h"
+#include "core/error.h"
+#include "net/congestion_control.h"
 #include "net/network.h"
+#include "net/packet_kinds.h"
 
 namespace lossless {
 
@@ -24,6 +26,13 @@ RdmaNic::RdmaNic(Network& net, std::uint32_t host)
       part_(net.partition_of(host)),
       host_(host),
       wake_(Timer::bind<RdmaNic, &RdmaNic::on_wake>(this)) {}
+
+RdmaNic::~RdmaNic() = default;
+
+void RdmaNic::set_control(std::unique_ptr<NicControl> c) {
+  control_ = std::move(c);
+  scheduler_ = control_ && control_->schedules_qps() ? control_.get() : nullptr;
+}
 
 void RdmaNic::arrive_event(void* target, std::uint64_t packet) {
   auto* port = static_cast<Port*>(target);
@@ -58,6 +67,32 @@ void RdmaNic::on_qp_rate_change(const SenderQp& qp) {
 
 void RdmaNic::on_wake() { port.kick_or_wait(); }
 
+inline void RdmaNic::send_data(SenderQp& qp, TimePs now) {
+  const NicConfig& cfg = net_.nic_config();
+  Packet* p = part_.pool.get();
+  const Flow& f = *qp.flow;
+  p->type = PacketType::kData;
+  p->priority = qp.priority;
+  p->flow_id = f.id;
+  p->src = f.src;
+  p->dst = f.dst;
+  p->ecmp_hash = net_.forward_hash(f.id);
+  p->route = net_.forward_route(f.id);
+  p->seq = qp.snd_nxt;
+  p->payload_bytes = static_cast<std::uint32_t>(std::min<Bytes>(cfg.mtu_bytes, qp.size() - qp.snd_nxt));
+  p->wire_bytes = static_cast<std::uint32_t>(p->payload_bytes + cfg.data_header_bytes);
+  p->sent_ps = now;
+  if (qp.snd_nxt < qp.max_sent) part_.counters.retransmitted_bytes += p->payload_bytes;
+  qp.snd_nxt += p->payload_bytes;
+  qp.max_sent = std::max(qp.max_sent, qp.snd_nxt);
+  qp.last_wire_bytes = p->wire_bytes;
+  qp.next_avail_ps = now + static_cast<TimePs>(static_cast<double>(p->wire_bytes) * 8.0 *
+                                               static_cast<double>(kPsPerSec) / qp.rate_bps);
+  qp.cc->on_sent(*p);
+  ++part_.counters.data_packets;
+  port.transmit(p);
+}
+
 void RdmaNic::try_send() {
   if (port.busy()) return;
   Simulator& sim = part_.sim;
@@ -69,49 +104,61 @@ void RdmaNic::try_send() {
     return;
   }
   const TimePs now = sim.now();
-  const std::size_t n = active_.size();
   TimePs earliest = kTimeNever;
-  // rr_next_ < n: the scan wraps with a compare, not a division.
-  for (std::size_t i = 0, idx = rr_next_ < n ? rr_next_ : 0; i < n; ++i, idx = idx + 1 < n ? idx + 1 : 0) {
-    SenderQp& qp = *active_[idx];
-    if (qp.snd_nxt >= qp.size() || port.paused(qp.flow->priority)) continue;
-    if (Bytes w = qp.window(); w && qp.in_flight() >= w) continue;
-    if (qp.next_avail_ps > now) {
-      earliest = std::min(earliest, qp.next_avail_ps);
-      continue;
+  if (scheduler_) {
+    if (SenderQp* qp = scheduler_->pick(active_, now, earliest)) {
+      send_data(*qp, now);
+      return;
     }
-    const NicConfig& cfg = net_.nic_config();
-    Packet* p = part_.pool.get();
-    const Flow& f = *qp.flow;
-    p->type = PacketType::kData;
-    p->priority = f.priority;
-    p->flow_id = f.id;
-    p->src = f.src;
-    p->dst = f.dst;
-    p->ecmp_hash = net_.forward_hash(f.id);
-    p->route = net_.forward_route(f.id);
-    p->seq = qp.snd_nxt;
-    p->payload_bytes = static_cast<std::uint32_t>(std::min<Bytes>(cfg.mtu_bytes, qp.size() - qp.snd_nxt));
-    p->wire_bytes = static_cast<std::uint32_t>(p->payload_bytes + cfg.data_header_bytes);
-    p->sent_ps = now;
-    if (qp.snd_nxt < qp.max_sent) part_.counters.retransmitted_bytes += p->payload_bytes;
-    qp.snd_nxt += p->payload_bytes;
-    qp.max_sent = std::max(qp.max_sent, qp.snd_nxt);
-    qp.last_wire_bytes = p->wire_bytes;
-    qp.next_avail_ps = now + static_cast<TimePs>(static_cast<double>(p->wire_bytes) * 8.0 *
-                                                 static_cast<double>(kPsPerSec) / qp.rate_bps);
-    qp.cc->on_sent(*p);
-    rr_next_ = idx + 1 < n ? idx + 1 : 0;
-    ++part_.counters.data_packets;
-    port.transmit(p);
-    return;
+  } else {
+    const std::size_t n = active_.size();
+    // rr_next_ < n: the scan wraps with a compare, not a division.
+    for (std::size_t i = 0, idx = rr_next_ < n ? rr_next_ : 0; i < n; ++i, idx = idx + 1 < n ? idx + 1 : 0) {
+      SenderQp& qp = *active_[idx];
+      if (!may_send(qp, now, earliest)) continue;
+      rr_next_ = idx + 1 < n ? idx + 1 : 0;
+      send_data(qp, now);
+      return;
+    }
   }
   if (earliest != kTimeNever && (!wake_.armed() || earliest < wake_.due())) wake_.arm_at(sim, earliest);
 }
 
-void RdmaNic::send_control(Packet* p) {
+void RdmaNic::send(Packet* p) {
   port.enqueue(p);
   port.kick_or_wait();
+}
+
+Packet* RdmaNic::packet_for_flow(std::uint32_t flow_id, PacketType kind, std::uint32_t wire_bytes) {
+  const Flow& f = net_.flow(flow_id);
+  const bool at_sender = f.src == host_;
+  Packet* p = control_packet(kind, wire_bytes);
+  p->flow_id = flow_id;
+  p->dst = at_sender ? f.dst : f.src;
+  p->ecmp_hash = at_sender ? net_.forward_hash(flow_id) : net_.reverse_hash(flow_id);
+  p->route = at_sender ? net_.forward_route(flow_id) : net_.reverse_route(flow_id);
+  return p;
+}
+
+Packet* RdmaNic::packet_to_link(PacketType kind, std::uint32_t wire_bytes) {
+  LOSSLESS_CHECK(is_link_local(kind), "packet_to_link takes a link-local kind");
+  return control_packet(kind, wire_bytes);
+}
+
+Packet* RdmaNic::control_packet(PacketType kind, std::uint32_t wire_bytes) {
+  Packet* p = part_.pool.get();
+  p->type = kind;
+  p->priority = kControlPriority;
+  p->ecn_capable = false;
+  p->src = host_;
+  p->wire_bytes = wire_bytes;
+  p->sent_ps = part_.sim.now();
+  return p;
+}
+
+void RdmaNic::send_cnp(const Packet& data) {
+  ++part_.counters.cnps;
+  send(make_reply(data, PacketType::kCnp));
 }
 
 Packet* RdmaNic::make_reply(const Packet& data, PacketType type) {
@@ -143,15 +190,34 @@ void RdmaNic::receive(Packet* p) {
     case PacketType::kNack:
       receive_ack(p);
       break;
-    case PacketType::kCnp:
-    case PacketType::kFeedback:
-      receive_cnp(p);
+    case PacketType::kCnp: {
+      SenderQp& qp = net_.qp(p->flow_id);
+      if (!qp.finished) qp.cc->on_cnp(*p);
       break;
+    }
     case PacketType::kPfc:
       port.on_pfc(p->pfc_priority, p->pfc_quanta);
       break;
+    default:
+      receive_scheme_packet(*p);
   }
   part_.pool.put(p);
+}
+
+void RdmaNic::receive_scheme_packet(const Packet& p) {
+  if (is_link_local(p.type)) {
+    if (!control_)
+      throw InternalError("host " + std::to_string(host_) + ": no scheme takes packets of kind " +
+                          PacketKinds::name(p.type));
+    control_->on_packet(p);
+    return;
+  }
+  if (net_.flow(p.flow_id).src == host_) {
+    SenderQp& qp = net_.qp(p.flow_id);
+    if (!qp.finished) qp.cc->on_packet(p);
+  } else {
+    net_.receiver(p.flow_id).control->on_packet(p);
+  }
 }
 
 bool RdmaNic::receive_data(Packet* p) {
@@ -159,31 +225,23 @@ bool RdmaNic::receive_data(Packet* p) {
   ReceiverContext& rx = net_.receiver(p->flow_id);
   const Flow& f = net_.flow(p->flow_id);
   const TimePs now = part_.sim.now();
-  // Notification point: one CNP per flow per cnp_interval while marked packets arrive.
-  if (p->ecn_ce && cfg.cnp_interval_ps > 0 && (!rx.cnp_sent || now - rx.last_cnp_ps >= cfg.cnp_interval_ps)) {
-    rx.cnp_sent = true;
-    rx.last_cnp_ps = now;
-    ++part_.counters.cnps;
-    send_control(make_reply(*p, PacketType::kCnp));
-  }
+  rx.control->on_data(*p);  // the notification point (CNPs), or the scheme's receiver
   if (p->seq == rx.expected) {
     rx.expected += p->payload_bytes;
     rx.delivered += p->payload_bytes;
     rx.ce_pending = rx.ce_pending || p->ecn_ce;
-    if (++rx.packets_since_ack >= cfg.ack_interval || rx.expected >= f.size_bytes) {
-      // The ACK is the data packet turned around: its INT records are already where the ACK carries them,
-      // and no other packet has to be fetched and cleared.
+    if ((rx.ack_every != 0 && ++rx.packets_since_ack >= rx.ack_every) || rx.expected >= f.size_bytes) {
+      // The ACK is the data packet turned around: the scheme's fields (INT records) are already where the ACK
+      // carries them, and no other packet has to be fetched and cleared.
       const ReplyTo to{p->flow_id, p->src, p->dst, p->sent_ps, p->priority};
-      const std::uint8_t int_hops = p->int_hops;
-      p->reset();  // keeps the INT records
+      p->reset();  // keeps the scheme's fields
       write_reply(p, PacketType::kAck, to);
       p->seq = rx.expected;
       p->ecn_ce = rx.ce_pending;
-      p->int_hops = int_hops;
-      p->wire_bytes += static_cast<std::uint32_t>(int_hops * cfg.int_hop_bytes);
+      rx.control->on_ack(*p);
       rx.packets_since_ack = 0;
       rx.ce_pending = false;
-      send_control(p);
+      send(p);
       return true;
     }
   } else if (p->seq > rx.expected) {
@@ -195,7 +253,8 @@ bool RdmaNic::receive_data(Packet* p) {
       nack->seq = rx.expected;
       nack->ecn_ce = p->ecn_ce;
       ++part_.counters.nacks;
-      send_control(nack);
+      rx.control->on_ack(*nack);
+      send(nack);
     }
   }
   // seq < expected: a duplicate from a go-back-N; already delivered.
@@ -214,16 +273,9 @@ void RdmaNic::receive_ack(Packet* p) {
   } else if (qp.snd_nxt < qp.snd_una) {
     qp.snd_nxt = qp.snd_una;
   }
-  if (p->ecn_ce && net_.nic_config().cnp_interval_ps == 0) qp.cc->on_cnp(*p);
   qp.cc->on_ack(*p);
   if (qp.snd_una >= qp.size()) complete(qp);
   port.kick_or_wait();
-}
-
-void RdmaNic::receive_cnp(Packet* p) {
-  SenderQp& qp = net_.qp(p->flow_id);
-  if (qp.finished) return;
-  qp.cc->on_cnp(*p);
 }
 
 void RdmaNic::on_rto(SenderQp& qp) {

@@ -1,8 +1,11 @@
-// An RDMA NIC (RoCEv2): one QP per flow, per-QP pacing rate and window, round-robin among eligible QPs with
-// ACK/NACK/CNP first, ACK every `ack_interval` packets, NACK + go-back-N on loss, CNP generation (the DCQCN
-// notification point), and obedience to PFC on its single port.
+// An RDMA NIC (RoCEv2): one QP per flow, per-QP pacing rate, window and send gate, round-robin among eligible
+// QPs (or the scheme's own choice) with ACK/NACK/CNP first, ACK every `ack_every` packets, NACK + go-back-N
+// on loss, and obedience to PFC on its single port. What a scheme does at the NIC — the sender's reaction,
+// the receiver's notification point, its own packets — lives in the scheme's hooks
+// (net/congestion_control.h).
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/timer.h"
@@ -14,18 +17,50 @@
 namespace lossless {
 
 class Network;
+class NicControl;
 
 class RdmaNic {
  public:
   RdmaNic(Network& net, std::uint32_t host);
   RdmaNic(const RdmaNic&) = delete;
   RdmaNic& operator=(const RdmaNic&) = delete;
+  ~RdmaNic();
 
   Port port;
 
+  std::uint32_t host() const { return host_; }
+  Simulator& sim() { return part_.sim; }
   void start_flow(SenderQp& qp);
-  // A QP's pacing changed: its next send slot may now be earlier than the pending wake-up.
+  // A QP's pacing, window or send gate changed: it may be able to send earlier than the NIC planned.
   void on_qp_rate_change(const SenderQp& qp);
+  void on_qp_unblocked() { port.kick_or_wait(); }
+  // The scheme's per-NIC part (optional).
+  void set_control(std::unique_ptr<NicControl> c);
+  NicControl* control() { return control_.get(); }
+
+  // Whether `qp` may send a packet now: data left, its priority not paused, below its window and send gate,
+  // and its pacer allows it (else `earliest` is lowered to when it does).
+  bool may_send(const SenderQp& qp, TimePs now, TimePs& earliest) const {
+    if (qp.snd_nxt >= qp.send_limit_bytes || port.paused(qp.priority)) return false;
+    if (Bytes w = qp.window(); w && qp.in_flight() >= w) return false;
+    if (qp.next_avail_ps > now) {
+      earliest = std::min(earliest, qp.next_avail_ps);
+      return false;
+    }
+    return true;
+  }
+
+  // Packets a scheme sends from this NIC: a reset packet from the pool, addressed for flow `flow_id` toward
+  // its other end (to its receiver when this NIC is the flow's source, else to its sender), with control
+  // priority; the caller writes its fields, then send()s it.
+  Packet* packet_for_flow(std::uint32_t flow_id, PacketType kind, std::uint32_t wire_bytes);
+  // A packet for the switch at the other end of the link (a link-local kind).
+  Packet* packet_to_link(PacketType kind, std::uint32_t wire_bytes);
+  // Queues a packet with the NIC's replies (sent before data, in priority order) and starts the port.
+  void send(Packet* p);
+  void free_packet(Packet* p) { part_.pool.put(p); }
+  // A CNP for the flow of `data` (the ECN notification point): counted, queued, sent.
+  void send_cnp(const Packet& data);
 
   static void arrive_event(void* port, std::uint64_t packet);
   static void kick(void* owner, std::uint16_t port);
@@ -37,17 +72,19 @@ class RdmaNic {
   // True when the packet was kept (turned into the ACK).
   bool receive_data(Packet* p);
   void receive_ack(Packet* p);
-  void receive_cnp(Packet* p);
-  void send_control(Packet* p);
+  void receive_scheme_packet(const Packet& p);
   // What a reply needs of the data packet it answers.
   struct ReplyTo {
     std::uint32_t flow_id, src, dst;
     TimePs sent_ps;
     std::uint8_t priority;
   };
+  // A scheme's packet from this host at priority 0, not yet addressed.
+  Packet* control_packet(PacketType kind, std::uint32_t wire_bytes);
   Packet* make_reply(const Packet& data, PacketType type);
   void write_reply(Packet* p, PacketType type, const ReplyTo& to);
   void try_send();
+  [[gnu::always_inline]] inline void send_data(SenderQp& qp, TimePs now);
   void on_wake();
   void on_rto(SenderQp& qp);
   void complete(SenderQp& qp);
@@ -57,7 +94,9 @@ class RdmaNic {
   std::uint32_t host_;
   std::vector<SenderQp*> active_;
   std::size_t rr_next_ = 0;
+  NicControl* scheduler_ = nullptr;  // the per-NIC part when it picks QPs; null = round-robin
   Timer wake_;
+  std::unique_ptr<NicControl> control_;
 };
 
 }  // namespace lossless

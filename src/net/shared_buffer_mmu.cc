@@ -4,9 +4,10 @@
 
 namespace lossless {
 
-SharedBufferMmu::SharedBufferMmu(const SwitchConfig& cfg, const std::vector<PortSetup>& ports)
-    : cfg_(cfg), ports_(ports) {
-  lossless_ = cfg.lossless();
+SharedBufferMmu::SharedBufferMmu(const SwitchConfig& cfg, const std::vector<PortSetup>& ports, bool lossless)
+    : cfg_{cfg.threshold, cfg.xoff_bytes, cfg.xon_bytes, cfg.reserve_bytes, cfg.resume_offset_bytes},
+      ports_(ports),
+      lossless_(lossless) {
   std::size_t n = ports.size() * kPriorities;
   slots_.assign(n, Slot{});
   for (const auto& p : ports_) {
@@ -24,7 +25,7 @@ Bytes SharedBufferMmu::threshold(std::uint16_t port) const {
   return static_cast<Bytes>(static_cast<double>(free_bytes) * ports_[port].alpha);
 }
 
-bool SharedBufferMmu::admit(std::uint16_t port, std::uint8_t prio, Bytes bytes) {
+bool SharedBufferMmu::admit(std::uint16_t port, std::uint8_t prio, Bytes bytes, std::uint16_t) {
   Slot& sl = slots_[slot(port, prio)];
   Bytes new_bytes = sl.ingress + bytes;
   if (new_bytes <= cfg_.reserve_bytes) {
@@ -48,7 +49,7 @@ bool SharedBufferMmu::admit(std::uint16_t port, std::uint8_t prio, Bytes bytes) 
   return true;
 }
 
-void SharedBufferMmu::release(std::uint16_t port, std::uint8_t prio, Bytes bytes) {
+void SharedBufferMmu::release(std::uint16_t port, std::uint8_t prio, Bytes bytes, std::uint16_t) {
   Slot& sl = slots_[slot(port, prio)];
   Bytes from_headroom = std::min(sl.headroom, bytes);
   sl.headroom -= from_headroom;

@@ -8,35 +8,43 @@
 #include "core/time.h"
 #include "net/config.h"
 #include "net/packet.h"
+#include "net/switch_architecture.h"
 
 namespace lossless {
 
-class SharedBufferMmu {
+// The switch's packet path calls it as this final class (no virtual calls); schemes reach it as a
+// BufferModel.
+class SharedBufferMmu final : public BufferModel {
  public:
   struct PortSetup {
     Bytes headroom_bytes;
     double alpha;  // dynamic-threshold factor of this port
   };
   SharedBufferMmu() = default;
-  SharedBufferMmu(const SwitchConfig& cfg, const std::vector<PortSetup>& ports);
+  // `lossless`: beyond the threshold packets go to headroom (the flow-control policy pauses); else tail drop.
+  SharedBufferMmu(const SwitchConfig& cfg, const std::vector<PortSetup>& ports, bool lossless);
 
-  // Accounts an arriving packet; false means it must be dropped (nothing is accounted then).
-  bool admit(std::uint16_t port, std::uint8_t prio, Bytes bytes);
-  void release(std::uint16_t port, std::uint8_t prio, Bytes bytes);
+  // Accounts an arriving packet; false means it must be dropped (nothing is accounted then). The shared
+  // buffer does not depend on the egress port.
+  bool admit(std::uint16_t port, std::uint8_t prio, Bytes bytes, std::uint16_t out_port = 0) override;
+  void release(std::uint16_t port, std::uint8_t prio, Bytes bytes, std::uint16_t out_port = 0) override;
 
-  bool should_pause(std::uint16_t port, std::uint8_t prio) const;
-  bool should_resume(std::uint16_t port, std::uint8_t prio) const;
-  void set_paused(std::uint16_t port, std::uint8_t prio, bool paused) {
+  bool should_pause(std::uint16_t port, std::uint8_t prio) const override;
+  bool should_resume(std::uint16_t port, std::uint8_t prio) const override;
+  void set_paused(std::uint16_t port, std::uint8_t prio, bool paused) override {
     slots_[slot(port, prio)].paused = paused;
   }
-  bool paused(std::uint16_t port, std::uint8_t prio) const { return slots_[slot(port, prio)].paused; }
+  bool paused(std::uint16_t port, std::uint8_t prio) const override {
+    return slots_[slot(port, prio)].paused;
+  }
+  Bytes free_bytes() const override { return shared_pool_ > shared_used_ ? shared_pool_ - shared_used_ : 0; }
 
   Bytes threshold(std::uint16_t port) const;
   Bytes shared_used(std::uint16_t port, std::uint8_t prio) const {
     Bytes b = slots_[slot(port, prio)].ingress;
     return b > cfg_.reserve_bytes ? b - cfg_.reserve_bytes : 0;
   }
-  Bytes ingress_bytes(std::uint16_t port, std::uint8_t prio) const {
+  Bytes ingress_bytes(std::uint16_t port, std::uint8_t prio) const override {
     return slots_[slot(port, prio)].ingress;
   }
   Bytes headroom_used(std::uint16_t port, std::uint8_t prio) const {
@@ -52,7 +60,12 @@ class SharedBufferMmu {
     return std::size_t{port} * kPriorities + prio;
   }
 
-  SwitchConfig cfg_;
+  // What it needs of the switch configuration, together (read for every packet).
+  struct Thresholds {
+    PfcThreshold threshold = PfcThreshold::kDynamic;
+    Bytes xoff_bytes = 0, xon_bytes = 0, reserve_bytes = 0, resume_offset_bytes = 0;
+  };
+  Thresholds cfg_;
   std::vector<PortSetup> ports_;
   // Per (ingress port, priority), together so that one packet's accounting touches one cache line.
   struct Slot {

@@ -15,7 +15,7 @@ SwitchConfig small_switch() {
 }
 
 TEST(SharedBufferMmu, ReserveThenSharedThenPauseAtDynamicThreshold) {
-  SharedBufferMmu mmu(small_switch(), {{50'000, 0.125}, {50'000, 0.125}});
+  SharedBufferMmu mmu(small_switch(), {{50'000, 0.125}, {50'000, 0.125}}, true);
   EXPECT_EQ(mmu.shared_pool_bytes(), 1'000'000u - 100'000 - 2 * 4096);
   // Fill port 0 priority 3 until the threshold: alpha * free shared.
   int packets = 0;
@@ -48,7 +48,7 @@ TEST(SharedBufferMmu, StaticThresholds) {
   c.threshold = PfcThreshold::kStatic;
   c.xoff_bytes = 20'000;
   c.xon_bytes = 10'000;
-  SharedBufferMmu mmu(c, {{50'000, 0.125}});
+  SharedBufferMmu mmu(c, {{50'000, 0.125}}, true);
   for (int i = 0; i < 19; ++i) ASSERT_TRUE(mmu.admit(0, 1, 1000));
   EXPECT_FALSE(mmu.should_pause(0, 1));
   ASSERT_TRUE(mmu.admit(0, 1, 1000));
@@ -62,9 +62,8 @@ TEST(SharedBufferMmu, StaticThresholds) {
 
 TEST(SharedBufferMmu, LossyModeTailDropsAtThreshold) {
   SwitchConfig c = small_switch();
-  c.flow_control = FlowControl::kNone;
   c.pfc_enabled = false;
-  SharedBufferMmu mmu(c, {{50'000, 0.125}});
+  SharedBufferMmu mmu(c, {{50'000, 0.125}}, false);
   EXPECT_EQ(mmu.total_headroom_bytes(), 0u);
   int admitted = 0;
   while (mmu.admit(0, 3, 1000)) ++admitted;
@@ -74,7 +73,7 @@ TEST(SharedBufferMmu, LossyModeTailDropsAtThreshold) {
 }
 
 TEST(SharedBufferMmu, PortsAndPrioritiesAreAccountedSeparately) {
-  SharedBufferMmu mmu(small_switch(), {{50'000, 0.125}, {50'000, 0.125}});
+  SharedBufferMmu mmu(small_switch(), {{50'000, 0.125}, {50'000, 0.125}}, true);
   ASSERT_TRUE(mmu.admit(0, 3, 10'000));
   EXPECT_EQ(mmu.ingress_bytes(0, 3), 10'000u);
   EXPECT_EQ(mmu.ingress_bytes(0, 4), 0u);

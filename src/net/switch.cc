@@ -1,6 +1,9 @@
 #include "net/switch.h"
 
+#include "core/error.h"
 #include "net/network.h"
+#include "net/packet_kinds.h"
+#include "net/switch_path.h"
 
 namespace lossless {
 
@@ -10,12 +13,14 @@ Switch::Switch(Network& net, std::uint32_t index, std::uint32_t node, std::size_
       part_(net.partition_of(node)),
       index_(index),
       node_(node),
-      ecmp_seed_(switch_ecmp_seed(net.seed(), index)),
       rng_(net.seed(), "switch", index) {}
+
+Switch::~Switch() = default;
 
 void Switch::configure() {
   const SwitchConfig& cfg = net_.switch_config();
   lossless_ = cfg.lossless();
+  ecn_enabled_ = cfg.ecn_enabled;
   RateBps nic_rate = net_.max_host_rate();
   std::vector<SharedBufferMmu::PortSetup> setup;
   for (auto& p : ports) {
@@ -29,53 +34,74 @@ void Switch::configure() {
                     static_cast<Bytes>(per_rate_value(cfg.kmax_bytes, p.rate_bps(), true)),
                     per_rate_value(cfg.pmax, p.rate_bps(), false)});
   }
-  mmu = SharedBufferMmu(cfg, setup);
-  refresh_gen_.assign(ports.size() * kPriorities, 0);
+  mmu = SharedBufferMmu(cfg, setup, lossless_);
+  custom_queues_.resize(ports.size());
+  custom_buffer_ = cfg.architecture_factory->create_buffer(*this);
+  buffer_ = custom_buffer_ ? custom_buffer_.get() : &mmu;
+  for (auto& p : ports)
+    if (auto q = cfg.architecture_factory->create_queues(*this, p)) set_egress_queues(p.index, std::move(q));
+  router_ = cfg.routing_factory->create(*this, net_);
+  fc_ = cfg.flow_control_factory->create(*this);
+  select_path();
 }
 
-void Switch::arrive_event(void* target, std::uint64_t packet) {
-  auto* port = static_cast<Port*>(target);
-  port->sim->act_as(port->node);  // the event was scheduled by the sending node
-  static_cast<Switch*>(port->owner)->receive(*port, reinterpret_cast<Packet*>(packet));
+void Switch::select_path() {
+  unsigned features = 0;
+  for (const auto& q : custom_queues_)
+    if (q) features |= kCustomQueues;
+  if (!on_enqueue_.empty()) features |= kEnqueueHooks;
+  if (!on_dequeue_.empty()) features |= kDequeueHooks;
+  const SwitchPathFns path =
+      net_.switch_config().flow_control_factory->path(features, custom_buffer_ != nullptr);
+  for (auto& p : ports) {
+    p.kick = path.kick;
+    p.peer->deliver = path.arrive;  // the port at the other end delivers into this switch
+    p.pause_changed = on_pause_.empty() ? nullptr : &Switch::on_pause_change;
+  }
 }
 
-void Switch::kick(void* owner, std::uint16_t port) {
-  auto* sw = static_cast<Switch*>(owner);
-  sw->try_send(sw->ports[port]);
+void Switch::add_hooks(SwitchMechanism* m) {
+  const unsigned h = m->packet_hooks();
+  if (h & SwitchMechanism::kOnEnqueue) on_enqueue_.push_back(m);
+  if (h & SwitchMechanism::kOnDequeue) on_dequeue_.push_back(m);
+  if (h & SwitchMechanism::kOnPauseChange) on_pause_.push_back(m);
+  if (h & SwitchMechanism::kOnPacket) on_packet_.push_back(m);
+  select_path();
 }
 
-std::uint16_t Switch::route(Packet& p) {
-  if (p.route) return p.route[p.route_hop++];
+void Switch::set_mechanism(std::unique_ptr<SwitchMechanism> m) {
+  LOSSLESS_CHECK(!mechanism_, "a switch has one switch.mechanism");
+  mechanism_ = std::move(m);
+  add_hooks(mechanism_.get());
+}
+
+void Switch::add_companion(std::unique_ptr<SwitchMechanism> m) {
+  companions_.push_back(std::move(m));
+  add_hooks(companions_.back().get());
+}
+
+void Switch::set_router(std::unique_ptr<RoutingPolicy> r) { router_ = std::move(r); }
+
+void Switch::set_egress_queues(std::uint16_t port, std::unique_ptr<EgressQueues> q) {
+  LOSSLESS_CHECK(ports[port].queued_bytes == 0, "egress queues replaced while packets wait");
+  ports[port].custom_queues = q.get();
+  custom_queues_[port] = std::move(q);
+  if (!retry_) {
+    retry_ = std::make_unique<RetryTimer[]>(ports.size());
+    for (std::uint16_t i = 0; i < ports.size(); ++i)
+      retry_[i] = {this, i, Timer(&retry_[i], [](void* r) {
+                     auto* t = static_cast<RetryTimer*>(r);
+                     t->sw->ports[t->port].kick_or_wait();
+                   })};
+  }
+  select_path();
+}
+
+std::uint16_t Switch::route_by_table(const Packet& p) {
   std::uint32_t n = 0;
   const std::uint16_t* cand = net_.routes().candidates(index_, p.dst, n);
   if (n == 1) return cand[0];
-  if (net_.switch_config().routing == Routing::kSpray) return cand[rng_.below(n)];
-  return cand[ecmp_pick(p.ecmp_hash, ecmp_seed_, n)];
-}
-
-void Switch::receive(Port& in, Packet* p) {
-  if (p->type == PacketType::kPfc) {
-    in.on_pfc(p->pfc_priority, p->pfc_quanta);
-    part_.pool.put(p);
-    return;
-  }
-  std::uint16_t out = route(*p);
-  const std::uint8_t prio = p->priority;
-  if (prio != kControlPriority) {
-    if (!mmu.admit(in.index, prio, p->wire_bytes)) {
-      part_.counters.drop(lossless_ ? DropReason::kHeadroomFull : DropReason::kBufferFull);
-      part_.pool.put(p);
-      return;
-    }
-    p->in_port = in.index;
-    if (lossless_ && mmu.should_pause(in.index, prio))
-      send_pfc(in.index, prio, net_.switch_config().pause_quanta);
-  }
-  Port& egress = ports[out];
-  egress.enqueue(p);
-  if (egress.queued_bytes > part_.counters.max_queue_bytes)
-    part_.counters.max_queue_bytes = egress.queued_bytes;
-  egress.kick_or_wait();
+  return router_->choose(p, cand, n);
 }
 
 bool Switch::should_mark(std::uint16_t port, Bytes queue_bytes) {
@@ -87,53 +113,36 @@ bool Switch::should_mark(std::uint16_t port, Bytes queue_bytes) {
   return rng_.uniform() < p;
 }
 
-void Switch::try_send(Port& out) {
-  if (out.busy()) return;
-  Packet* p = out.dequeue();
-  if (!p) return;
-  const std::uint8_t prio = p->priority;
-  if (prio != kControlPriority) {
-    mmu.release(p->in_port, prio, p->wire_bytes);
-    // RED on the instantaneous queue of (port, priority), decided at dequeue.
-    if (p->ecn_capable && net_.switch_config().ecn_enabled &&
-        should_mark(out.index, out.queues[prio].bytes())) {
-      if (!p->ecn_ce) ++part_.counters.ecn_marks;
-      p->ecn_ce = true;
-    }
-    if (lossless_ && mmu.should_resume(p->in_port, prio)) send_pfc(p->in_port, prio, 0);
-    // In-band telemetry (HPCC): the port's line rate, time, cumulative bytes sent and bytes still queued.
-    if (net_.int_enabled() && p->type == PacketType::kData && p->int_hops < kMaxIntHops) {
-      p->hops[p->int_hops++] = {part_.sim.now(), out.tx_bytes, out.queued_bytes, out.rate_bps()};
-      p->wire_bytes += static_cast<std::uint32_t>(net_.nic_config().int_hop_bytes);
-    }
-  }
-  if (p->type != PacketType::kData) ++part_.counters.control_packets;
-  out.transmit(p);
-}
-
-void Switch::send_feedback(std::uint32_t flow_id, std::uint64_t value, std::uint32_t origin) {
+Packet* Switch::packet_to_source(std::uint32_t flow_id, PacketType kind, std::uint32_t wire_bytes) {
   const Flow& f = net_.flow(flow_id);
   Packet* p = part_.pool.get();
-  p->type = PacketType::kFeedback;
+  p->type = kind;
   p->priority = kControlPriority;
   p->ecn_capable = false;
   p->flow_id = flow_id;
   p->src = f.dst;
   p->dst = f.src;
   p->ecmp_hash = net_.reverse_hash(flow_id);
-  p->wire_bytes = static_cast<std::uint32_t>(net_.nic_config().cnp_bytes);
-  p->feedback = value;
-  p->feedback_origin = origin;
+  p->wire_bytes = wire_bytes;
   p->sent_ps = part_.sim.now();
-  Port& out = ports[route(*p)];
-  out.enqueue(p);
+  return p;
+}
+
+void Switch::send(Packet* p) { send_on(route(*p), p); }
+
+void Switch::send_on(std::uint16_t port, Packet* p) {
+  // A packet made here was never admitted by the buffer: it travels at priority 0, which bypasses it.
+  LOSSLESS_CHECK(p->priority == kControlPriority, "a switch sends its own packets at priority 0");
+  Port& out = ports[port];
+  if (!out.enqueue_from(p, EgressQueues::kSwitchMade)) {
+    ++part_.counters.scheme_drops;
+    part_.pool.put(p);
+    return;
+  }
   out.kick_or_wait();
 }
 
-void Switch::send_pfc(std::uint16_t port, std::uint8_t prio, std::uint16_t quanta) {
-  mmu.set_paused(port, prio, quanta > 0);
-  std::size_t slot = std::size_t{port} * kPriorities + prio;
-  ++refresh_gen_[slot];
+void Switch::queue_pause_frame(std::uint16_t port, std::uint8_t prio, std::uint16_t quanta) {
   Packet* f = part_.pool.get();
   f->type = PacketType::kPfc;
   f->priority = kControlPriority;
@@ -141,24 +150,24 @@ void Switch::send_pfc(std::uint16_t port, std::uint8_t prio, std::uint16_t quant
   f->pfc_priority = prio;
   f->pfc_quanta = quanta;
   f->wire_bytes = static_cast<std::uint32_t>(net_.nic_config().pfc_bytes);
-  Port& p = ports[port];
-  p.enqueue(f);
-  if (quanta > 0) {
-    // Standard PFC refreshes a pause before the peer's timer runs out, for as long as congestion lasts.
-    TimePs duration = p.clock.tx_time(std::uint64_t{quanta} * 64);
-    std::uint64_t arg = (std::uint64_t{refresh_gen_[slot]} << 24) | (std::uint64_t{port} << 3) | prio;
-    part_.sim.after(duration / 2, &Switch::pfc_refresh_event, this, arg);
-  }
-  p.kick_or_wait();
+  ports[port].enqueue(f);
 }
 
-void Switch::pfc_refresh_event(void* target, std::uint64_t arg) {
-  auto* sw = static_cast<Switch*>(target);
-  auto prio = static_cast<std::uint8_t>(arg & 7u);
-  auto port = static_cast<std::uint16_t>((arg >> 3) & 0x1fffffu);
-  std::size_t slot = std::size_t{port} * kPriorities + prio;
-  if ((arg >> 24) != sw->refresh_gen_[slot] || !sw->mmu.paused(port, prio)) return;
-  sw->send_pfc(port, prio, sw->net_.switch_config().pause_quanta);
+void Switch::deliver_link_local(Port& in, Packet* p) {
+  for (SwitchMechanism* m : on_packet_)
+    if (m->on_packet(in, p)) return;
+  throw InternalError("switch " + std::to_string(node_) + ": no scheme takes packets of kind " +
+                      PacketKinds::name(p->type));
+}
+
+void Switch::retry_at(std::uint16_t port, TimePs at) {
+  Timer& t = retry_[port].timer;
+  if (!t.armed() || at < t.due()) t.arm_at(part_.sim, at);
+}
+
+void Switch::on_pause_change(void* owner, std::uint16_t port, std::uint8_t prio, bool paused) {
+  auto* sw = static_cast<Switch*>(owner);
+  for (SwitchMechanism* m : sw->on_pause_) m->on_pause_change(sw->ports[port], prio, paused);
 }
 
 }  // namespace lossless

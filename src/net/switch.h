@@ -1,14 +1,20 @@
-// A shared-memory, output-queued switch: ingress MMU accounting + PFC, ECMP forwarding, per-priority egress
-// queues, RED/ECN marking at dequeue.
+// A switch: its ports (each with its egress queues), its buffer, and the schemes that decide what it does
+// with packets — the flow-control policy (pauses), the routing policy (next hops), the architecture (buffer
+// and queue sets), RED/ECN marking, and mechanisms with per-packet hooks. The packet path itself
+// (net/switch_path.h) is compiled per flow-control policy, with and without the hooks.
 #pragma once
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "core/rng.h"
+#include "core/timer.h"
+#include "net/flow_control.h"
 #include "net/partition.h"
 #include "net/port.h"
+#include "net/routing_policy.h"
 #include "net/shared_buffer_mmu.h"
+#include "net/switch_architecture.h"
 #include "net/switch_mechanism.h"
 
 namespace lossless {
@@ -20,47 +26,106 @@ class Switch {
   Switch(Network& net, std::uint32_t index, std::uint32_t node, std::size_t ports);
   Switch(const Switch&) = delete;
   Switch& operator=(const Switch&) = delete;
+  ~Switch();
 
-  // Called by the network once the ports are wired (rates known).
+  // Called by the network once the ports are wired (rates known): buffer, ECN settings and the schemes of the
+  // switch configuration.
   void configure();
 
   std::vector<Port> ports;
+  // The shared buffer (architecture `shared`); see buffer() for the one in use.
   SharedBufferMmu mmu;
 
   std::uint32_t index() const { return index_; }
-  void set_mechanism(std::unique_ptr<SwitchMechanism> m) { mechanism_ = std::move(m); }
-  SwitchMechanism* mechanism() { return mechanism_.get(); }
-  // Sends a feedback packet about `flow_id` to its source host, at priority 0 (a CNP carrying `value`, e.g. a
-  // rate, and `origin`, the sender's identity). Routed like any packet toward the source.
-  void send_feedback(std::uint32_t flow_id, std::uint64_t value, std::uint32_t origin);
   std::uint32_t node() const { return node_; }
+  Network& net() { return net_; }
+  const Network& net() const { return net_; }
+  // The clock and event queue this switch runs on (its partition's).
+  Simulator& sim() { return part_.sim; }
+  // The switch's random stream (RED marking, spraying).
+  RngStream& rng() { return rng_; }
+  BufferModel& buffer() { return *buffer_; }
+  const BufferModel& buffer() const { return *buffer_; }
+  FlowControlPolicy& flow_control() { return *fc_; }
+  // Whether the flow-control policy keeps this switch lossless (headroom instead of drops).
+  bool lossless() const { return lossless_; }
 
-  static void arrive_event(void* port, std::uint64_t packet);
-  static void kick(void* owner, std::uint16_t port);
+  // The instance of `switch.mechanism` (null: none).
+  void set_mechanism(std::unique_ptr<SwitchMechanism> m);
+  SwitchMechanism* mechanism() { return mechanism_.get(); }
+  const SwitchMechanism* mechanism() const { return mechanism_.get(); }
+  // A congestion-control scheme's part on every switch (HPCC's INT stamper).
+  void add_companion(std::unique_ptr<SwitchMechanism> m);
+  // Starts the congestion control's switch parts (before any flow starts).
+  void start_companions() {
+    for (auto& c : companions_) c->start();
+  }
+  // Replaces the routing policy (a mechanism's adaptive routing); before flows are installed.
+  void set_router(std::unique_ptr<RoutingPolicy> r);
+  RoutingPolicy& router() { return *router_; }
+  // Gives `port` its own queue set for data priorities (before any packet is queued there).
+  void set_egress_queues(std::uint16_t port, std::unique_ptr<EgressQueues> q);
+
+  // Packets a scheme makes at this switch. new_packet(): a reset packet from the pool; free_packet(): back to
+  // it.
+  Packet* new_packet() { return part_.pool.get(); }
+  void free_packet(Packet* p) { part_.pool.put(p); }
+  // A control-priority packet of `kind` about `flow_id` addressed to the flow's source host (a CNP, a fair
+  // rate): the caller writes its scheme fields, then send()s it. A switch's own packets travel at priority 0
+  // (the buffer never admitted them).
+  Packet* packet_to_source(std::uint32_t flow_id, PacketType kind, std::uint32_t wire_bytes);
+  // Routes a packet made here toward its `dst` and queues it at the egress port.
+  void send(Packet* p);
+  // Queues a (link-local) packet at `port`, to the neighbour on that link.
+  void send_on(std::uint16_t port, Packet* p);
+  // Queues a PFC frame for priority `prio` at `port` (quanta 0 = resume) without starting the port: the
+  // flow-control policy does its bookkeeping, then calls ports[port].kick_or_wait().
+  void queue_pause_frame(std::uint16_t port, std::uint8_t prio, std::uint16_t quanta);
 
  private:
+  template <class Policy, unsigned kFeatures, class Buffer>
+  friend struct SwitchPath;
   struct EcnSetting {
     Bytes kmin_bytes;
     Bytes kmax_bytes;
     double pmax;
   };
-  void receive(Port& in, Packet* p);
-  void try_send(Port& out);
-  std::uint16_t route(Packet& p);
+  struct RetryTimer {
+    Switch* sw;
+    std::uint16_t port;
+    Timer timer;
+  };
+  // Chooses the compiled packet path (with hooks or without) and wires it to the ports.
+  void select_path();
+  std::uint16_t route(Packet& p) {
+    if (p.route) return p.route[p.route_hop++];
+    return route_by_table(p);
+  }
+  std::uint16_t route_by_table(const Packet& p);
   bool should_mark(std::uint16_t port, Bytes queue_bytes);
-  void send_pfc(std::uint16_t port, std::uint8_t prio, std::uint16_t quanta);
-  static void pfc_refresh_event(void* target, std::uint64_t arg);
+  // Extended path only.
+  void deliver_link_local(Port& in, Packet* p);
+  void retry_at(std::uint16_t port, TimePs at);
+  static void on_pause_change(void* owner, std::uint16_t port, std::uint8_t prio, bool paused);
+  void add_hooks(SwitchMechanism* m);
 
   Network& net_;
   Partition& part_;  // the thread's share this switch runs in
   std::uint32_t index_;
   std::uint32_t node_;
-  std::uint64_t ecmp_seed_;
+  bool lossless_ = true;
+  bool ecn_enabled_ = true;
   RngStream rng_;
   std::vector<EcnSetting> ecn_;
-  std::vector<std::uint32_t> refresh_gen_;  // per (port, prio)
-  bool lossless_ = true;
+  std::unique_ptr<FlowControlPolicy> fc_;
+  BufferModel* buffer_ = &mmu;
+  std::unique_ptr<BufferModel> custom_buffer_;
+  std::unique_ptr<RoutingPolicy> router_;
   std::unique_ptr<SwitchMechanism> mechanism_;
+  std::vector<std::unique_ptr<SwitchMechanism>> companions_;
+  std::vector<SwitchMechanism*> on_enqueue_, on_dequeue_, on_pause_, on_packet_;
+  std::vector<std::unique_ptr<EgressQueues>> custom_queues_;  // by port (null: the port's own)
+  std::unique_ptr<RetryTimer[]> retry_;
 };
 
 }  // namespace lossless

@@ -1,23 +1,46 @@
 // The switch-side hook (congestion point): one instance per switch, created by the scheme named in
-// `switch.mechanism`. A mechanism sees its switch's ports and queues, runs its own timers, and sends feedback
-// packets to the sources of flows (Switch::send_feedback): real packets, routed back at priority 0.
+// `switch.mechanism` (or installed by a congestion-control scheme on every switch, as HPCC installs its INT
+// stamper). A mechanism sees its switch (ports and their queues, the buffer), runs its own timers, may act on
+// packets as they are queued and leave, learns when its ports are paused and resumed by PFC, and sends its
+// own packets (Switch::packet_to_source, Switch::send): real packets, routed and queued like any other.
 #pragma once
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 
 #include "core/scheme_registry.h"
+#include "net/packet.h"
 
 namespace lossless {
 
 class Switch;
 class Network;
-class YamlMap;
+class Port;
 
 class SwitchMechanism {
  public:
+  // The per-packet hooks a mechanism uses (packet_hooks()). The switch calls only those; a run whose switches
+  // use none runs a packet path without any hook code.
+  enum Hook : unsigned { kOnEnqueue = 1, kOnDequeue = 2, kOnPauseChange = 4, kOnPacket = 8 };
+
   virtual ~SwitchMechanism() = default;
+  virtual unsigned packet_hooks() const { return 0; }
   // Called once the fabric is built, before any flow starts.
   virtual void start() {}
+  // A data-priority packet was admitted by the buffer and queued at `egress` (control-priority packets — PFC
+  // frames, CNPs, ACKs at high priority — bypass the buffer and the hooks). The queues are read-only here.
+  virtual void on_enqueue(const Port& egress, const Packet& p) { (void)egress, (void)p; }
+  // A data-priority packet leaves `egress` now: after its buffer release, RED/ECN marking and the
+  // flow-control policy's resume check, before it is serialized. It may be modified (INT stamps, marks).
+  virtual void on_dequeue(const Port& egress, Packet& p) { (void)egress, (void)p; }
+  // The peer paused or resumed what `port` sends at `prio` (changes of state only: a refreshed pause is none,
+  // an expired one is a resume).
+  virtual void on_pause_change(const Port& port, std::uint8_t prio, bool paused) {
+    (void)port, (void)prio, (void)paused;
+  }
+  // A link-local scheme packet arrived at `in`. Return true to take it (then put it back to the pool with
+  // Switch::free_packet, or send it on); false leaves it to the next mechanism.
+  virtual bool on_packet(Port& in, Packet* p) { return (void)in, (void)p, false; }
   // Appends the scheme's own trace rows (if it keeps any) to `out`, a CSV the runner opened.
   virtual void write_trace(std::FILE* out) const { (void)out; }
   // The header of that CSV, or null when the scheme writes none; its file is <scheme>.csv.

@@ -1,6 +1,8 @@
-// Runs a resolved scenario: builds the fabric, starts the flows, drives the event loop with a progress line,
-// and writes the output directory of DESIGN.md §5.
+// Runs a resolved scenario: builds the fabric, installs the schemes and flows, drives the event loop with a
+// progress line, and writes the output directory of DESIGN.md §5 (stats/writers.h).
 #pragma once
+#include <string>
+
 #include "scenario/scenario.h"
 #include "stats/run_result.h"
 
@@ -17,7 +19,5 @@ struct RunOptions {
 };
 
 RunResult run_scenario(Scenario& sc, const RunOptions& opts);
-
-std::uint64_t peak_rss_kb();
 
 }  // namespace lossless

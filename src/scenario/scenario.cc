@@ -7,6 +7,9 @@
 
 #include "core/error.h"
 #include "core/units.h"
+#include "net/flow_control.h"
+#include "net/routing_policy.h"
+#include "net/switch_architecture.h"
 #include "net/switch_mechanism.h"
 #include "scenario/yaml_map.h"
 #include "workload/cdf.h"
@@ -115,65 +118,33 @@ Topology read_topology(YamlMap m, const std::string& scenario_dir) {
   return t;
 }
 
-// A positive size or `auto` (returned as 0).
-Bytes size_or_auto(YamlMap& m, const std::string& key) {
-  std::string text = m.has(key) ? m.text(key, "auto") : "auto";
-  if (text == "auto") {
-    m.set_out(key, "auto");
-    return 0;
+// The scheme `entry` with its parameters from the switch section's key `entry->section` (none when it has no
+// section).
+template <class Entry>
+auto make_switch_scheme(YamlMap& m, const Entry& entry) {
+  using Factory = typename decltype(entry.make(std::declval<ParamSource&>()))::element_type;
+  if (entry.section.empty()) {
+    DefaultParams none;
+    return std::shared_ptr<const Factory>(entry.make(none));
   }
-  auto s = parse_size(text);
-  if (!s || *s == 0) m.fail(key, "must be 'auto' or a positive size, not '" + text + "'");
-  m.set_out(key, format_size(*s));
-  return *s;
+  YamlMap section = m.map(entry.section);
+  return std::shared_ptr<const Factory>(entry.make(section));
 }
 
 SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, const SubstrateHints& hints,
-                         std::unique_ptr<MechanismFactory>* mechanism, std::string* mechanism_name) {
+                         std::unique_ptr<MechanismFactory>* mechanism) {
   SwitchConfig c;
-  c.buffer_bytes = m.size("buffer", 32'000'000);
-  if (c.buffer_bytes == 0) m.fail("buffer", "must be positive");
-  c.shared_buffer_bytes = size_or_auto(m, "shared_buffer");
-  std::string fc = m.choice("flow_control", "pfc", {"pfc", "none"});
-  c.flow_control = fc == "pfc" ? FlowControl::kPfc : FlowControl::kNone;
+  if (!hints.ecn_kmin_bytes.empty()) c.kmin_bytes = hints.ecn_kmin_bytes;
+  if (!hints.ecn_kmax_bytes.empty()) c.kmax_bytes = hints.ecn_kmax_bytes;
+  if (!hints.ecn_pmax.empty()) c.pmax = hints.ecn_pmax;
+  ParamReader reader(m);
+  c.visit(reader);
+  // The schemes the names select, each with its parameters.
+  c.flow_control_factory = make_switch_scheme(m, *FlowControlRegistry::find(c.flow_control_policy()));
+  c.routing_factory = make_switch_scheme(m, *RoutingRegistry::find(c.routing));
+  c.architecture_factory = make_switch_scheme(m, *ArchitectureRegistry::find(c.architecture));
   {
-    YamlMap pfc = m.map("pfc");
-    c.pfc_enabled = pfc.flag("enabled", c.flow_control == FlowControl::kPfc);
-    if (c.flow_control == FlowControl::kNone && c.pfc_enabled)
-      pfc.fail("enabled", "PFC cannot be enabled with flow_control: none");
-    c.threshold = pfc.choice("threshold", "dynamic", {"dynamic", "static"}) == "dynamic"
-                      ? PfcThreshold::kDynamic
-                      : PfcThreshold::kStatic;
-    c.alpha = pfc.real("alpha", 0.125, 1.0 / 1024, 64);
-    c.xoff_bytes = pfc.size("xoff", 320'000);
-    c.xon_bytes = pfc.size("xon", 318'000);
-    if (c.xon_bytes > c.xoff_bytes) pfc.fail("xon", "must not exceed xoff");
-    c.headroom_bytes = size_or_auto(pfc, "headroom");
-    c.reserve_bytes = pfc.size("reserve", 4096);
-    c.resume_offset_bytes = pfc.size("resume_offset", 3072);
-    c.pause_quanta = static_cast<std::uint16_t>(pfc.count("quanta", 65535, 1, 65535));
-    pfc.finish();
-  }
-  {
-    YamlMap ecn = m.map("ecn");
-    c.ecn_enabled = ecn.flag("enabled", true);
-    const RateBps g100 = 100'000'000'000, g400 = 400'000'000'000;
-    auto or_hint = [](const std::vector<RateValue>& hint, std::vector<RateValue> def) {
-      return hint.empty() ? def : hint;
-    };
-    c.kmin_bytes = ecn.rate_table("kmin", or_hint(hints.ecn_kmin_bytes, {{g100, 400'000}, {g400, 1'600'000}}),
-                                  true, 0, 1e15);
-    c.kmax_bytes = ecn.rate_table(
-        "kmax", or_hint(hints.ecn_kmax_bytes, {{g100, 1'600'000}, {g400, 6'400'000}}), true, 0, 1e15);
-    c.pmax = ecn.rate_table("pmax", or_hint(hints.ecn_pmax, {{g100, 0.2}, {g400, 0.2}}), false, 0, 1);
-    for (auto& e : c.kmin_bytes)
-      if (per_rate_value(c.kmax_bytes, e.rate_bps, true) < e.value)
-        ecn.fail("kmax", "must not be below kmin");
-    ecn.finish();
-  }
-  c.routing = m.choice("routing", "ecmp", {"ecmp", "spray"}) == "ecmp" ? Routing::kEcmp : Routing::kSpray;
-  {
-    std::string mech = m.text("mechanism", "none");
+    const std::string& mech = c.mechanism;
     YamlMap params = m.map("params");
     if (mech == "none") {
       params.finish();
@@ -185,7 +156,6 @@ SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, 
         m.fail("mechanism", "unknown switch mechanism '" + mech + "' (known: " + names + ")");
       }
       *mechanism = scheme->make(params);
-      *mechanism_name = mech;
     }
     if (!hints.required_mechanism.empty() && mech != hints.required_mechanism)
       m.fail("mechanism", "the congestion control needs switch.mechanism: " + hints.required_mechanism);
@@ -219,42 +189,14 @@ SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, 
 
 NicConfig read_nic(YamlMap m, const CcFactory& cc) {
   NicConfig n;
-  n.mtu_bytes = m.size("mtu", 1000);
-  if (n.mtu_bytes == 0) m.fail("mtu", "must be at least 1 byte");
-  if (n.mtu_bytes > 65536) m.fail("mtu", "must not exceed 64KiB");
-  n.data_header_bytes = m.size("data_header", 48);
-  n.ack_bytes = m.size("ack_size", 64);
-  n.cnp_bytes = m.size("cnp_size", 64);
-  n.pfc_bytes = m.size("pfc_size", 64);
-  n.int_hop_bytes = m.size("int_hop_size", 8);
-  for (const char* k : {"ack_size", "cnp_size", "pfc_size"})
-    if (m.has(k) && *parse_size(m.raw(k).Scalar()) == 0) m.fail(k, "must be positive");
-  n.ack_interval = static_cast<std::uint32_t>(m.count("ack_interval", 1, 1, 1'000'000));
-  std::string cnp = m.has("cnp_interval") ? m.text("cnp_interval", "auto") : "auto";
-  if (cnp == "auto") {
-    n.cnp_interval_ps = cc.hints().cnp_interval_ps;
-  } else {
-    auto t = parse_time(cnp);
-    if (!t) m.fail("cnp_interval", "malformed time '" + cnp + "' (or 'auto')");
-    n.cnp_interval_ps = *t;
-  }
-  m.set_out("cnp_interval", format_time(n.cnp_interval_ps));
-  const std::string ack_priority = m.choice("ack_priority", cc.hints().ack_high_priority ? "high" : "data",
-                                            {"high", "data", "data_unpaused"});
-  n.ack_high_priority = ack_priority == "high";
-  n.ack_unpaused_at_nic = ack_priority == "data_unpaused";
-  n.data_priority = static_cast<std::uint8_t>(m.count("data_priority", 3, 1, 7));
-  n.nack_interval_ps = m.time("nack_interval", 500 * kPsPerUs);
-  std::string rto = m.has("rto") ? m.text("rto", "auto") : "auto";
-  if (rto == "auto") {
-    n.rto_ps = kTimeNever;  // resolved once the switch section says whether the fabric is lossless
-  } else {
-    auto t = parse_time(rto);
-    if (!t) m.fail("rto", "malformed time '" + rto + "' (or 'auto')");
-    n.rto_ps = *t;
-  }
-  if (n.rto_ps != kTimeNever) m.set_out("rto", format_time(n.rto_ps));
+  n.cnp_interval_ps = kTimeNever;  // auto
+  n.ack_high_priority = cc.hints().ack_high_priority;
+  n.rto_ps = kTimeNever;  // auto: resolved once the switch section says whether the fabric is lossless
+  ParamReader reader(m);
+  n.visit(reader);
   m.finish();
+  if (n.cnp_interval_ps == kTimeNever) n.cnp_interval_ps = cc.hints().cnp_interval_ps;
+  m.record("cnp_interval", format_time(n.cnp_interval_ps));
   return n;
 }
 
@@ -544,8 +486,7 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& file, const S
     cc.finish();
   }
   sc.nic = read_nic(top.map("nic"), *sc.cc);
-  sc.sw =
-      read_switch(top.map("switch"), sc.topology, sc.nic, sc.cc->hints(), &sc.mechanism, &sc.mechanism_name);
+  sc.sw = read_switch(top.map("switch"), sc.topology, sc.nic, sc.cc->hints(), &sc.mechanism);
   if (sc.nic.rto_ps == kTimeNever) {
     // auto: lossless fabrics need no timeout (NACKs cover reordering); lossy ones need one for tail losses.
     sc.nic.rto_ps = sc.sw.lossless() ? 0 : kPsPerMs;
@@ -597,6 +538,12 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& file, const S
   }
   top.finish();
   return sc;
+}
+
+std::string resolved_scenario_text(const Scenario& sc) {
+  YAML::Emitter em;
+  em << sc.resolved;
+  return em.c_str();
 }
 
 Scenario load_scenario(const std::string& path, const ScenarioOverrides& ov) {

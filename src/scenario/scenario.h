@@ -7,28 +7,14 @@
 #include <utility>
 #include <vector>
 
-#include "control/congestion_control.h"
 #include "net/config.h"
+#include "net/congestion_control.h"
 #include "net/switch_mechanism.h"
+#include "stats/monitor_config.h"
 #include "topo/topology.h"
 #include "workload/flow.h"
 
 namespace lossless {
-
-struct PortRef {
-  std::uint32_t node;  // global node id (a switch)
-  int port;            // -1 = every port
-};
-
-struct MonitorConfig {
-  bool queues = false;
-  TimePs queue_interval_ps = kPsPerUs;
-  std::vector<PortRef> queue_ports;  // empty with queues = all switch ports
-  bool flow_rates = false;
-  TimePs flow_rate_interval_ps = 10 * kPsPerUs;
-  std::vector<std::uint32_t> rate_flows;  // empty = all
-  bool pfc = true;
-};
 
 struct OutputConfig {
   std::string dir;
@@ -45,8 +31,7 @@ struct Scenario {
   NicConfig nic;
   std::string cc_algorithm;
   std::unique_ptr<CcFactory> cc;
-  std::unique_ptr<MechanismFactory> mechanism;  // null = none
-  std::string mechanism_name = "none";
+  std::unique_ptr<MechanismFactory> mechanism;  // null = none (its name: sw.mechanism)
   std::vector<Flow> flows;
   MonitorConfig monitor;
   OutputConfig output;
@@ -63,6 +48,8 @@ struct ScenarioOverrides {
 // Throws ConfigError (exit 2) naming file, key and reason.
 Scenario load_scenario(const std::string& path, const ScenarioOverrides& overrides);
 Scenario parse_scenario(const YAML::Node& root, const std::string& file, const ScenarioOverrides& overrides);
+// The resolved scenario as YAML text (what a run writes as scenario.yaml).
+std::string resolved_scenario_text(const Scenario& sc);
 // Applies one --set to a YAML tree.
 void apply_set(YAML::Node& root, const std::string& path, const std::string& value);
 

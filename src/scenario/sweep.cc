@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "core/error.h"
+#include "scenario/sweep_grid.h"
 #include "scenario/yaml_map.h"
 
 namespace lossless {
@@ -20,18 +21,46 @@ YAML::Node load_yaml(const std::string& path) {
   }
 }
 
+// True if the dotted `path` leads to a value in `node` (a resolved scenario).
+bool has_path(YAML::Node node, const std::string& path) {
+  std::size_t start = 0;
+  while (true) {
+    const auto dot = path.find('.', start);
+    const std::string part = path.substr(start, dot - start);
+    if (node.IsSequence()) {
+      if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos || part.size() > 9 ||
+          std::stoul(part) >= node.size())
+        return false;
+      node = node[std::stoul(part)];
+    } else if (node.IsMap() && node[part].IsDefined()) {
+      node = node[part];
+    } else {
+      return false;
+    }
+    if (dot == std::string::npos) return true;
+    start = dot + 1;
+  }
+}
+
+// Sum of the bytes the case's flows carry: what the run's cost grows with (packets, hence events).
+double estimated_weight(const Scenario& sc) {
+  double bytes = 0;
+  for (const auto& f : sc.flows) bytes += static_cast<double>(f.size_bytes);
+  return bytes;
+}
+
 }  // namespace
 
 bool looks_like_sweep(const std::string& path) {
   try {
     YAML::Node root = YAML::LoadFile(path);
-    return root.IsMap() && root["cases"].IsDefined();
+    return root.IsMap() && (root["cases"].IsDefined() || root["grid"].IsDefined());
   } catch (const YAML::Exception&) {
     return false;  // not readable as YAML: the scenario loader reports why
   }
 }
 
-SweepPlan load_sweep(const std::string& path, const ScenarioOverrides& command_line) {
+SweepPlan load_sweep(const std::string& path, const ScenarioOverrides& command_line, InvalidCases invalid) {
   YAML::Node root = load_yaml(path);
   YAML::Node resolved(YAML::NodeType::Map);
   YamlMap m(root, path, "", resolved);
@@ -41,11 +70,16 @@ SweepPlan load_sweep(const std::string& path, const ScenarioOverrides& command_l
   plan.base_scenario = (fs::path(path).parent_path() / scenario).string();
   plan.out_dir = m.text("out", "out/" + fs::path(path).stem().string());
   if (!command_line.out_dir.empty()) plan.out_dir = command_line.out_dir;
+  const bool has_cases = m.has("cases"), has_grid = m.has("grid");
   YAML::Node cases = m.raw("cases");
-  if (!cases.IsSequence() || cases.size() == 0)
+  YAML::Node grid = m.raw("grid");
+  if (!has_grid && !has_cases) m.fail("cases", "a sweep lists `cases` or spans a `grid`");
+  if (has_cases && (!cases.IsSequence() || cases.size() == 0))
     m.fail("cases", "expected a list of {name, set: {PATH: VALUE}}");
   m.finish();
-  for (std::size_t i = 0; i < cases.size(); ++i) {
+  std::vector<GridCase> grid_cases;
+  if (has_grid) grid_cases = expand_grid(grid, path);
+  for (std::size_t i = 0; has_cases && i < cases.size(); ++i) {
     YAML::Node o(YAML::NodeType::Map);
     YamlMap c(cases[i], path, "cases." + std::to_string(i), o);
     SweepCase k;
@@ -66,14 +100,53 @@ SweepPlan load_sweep(const std::string& path, const ScenarioOverrides& command_l
     c.finish();
     plan.cases.push_back(std::move(k));
   }
+  const std::size_t first_grid_case = plan.cases.size();
+  for (auto& g : grid_cases) {
+    SweepCase k;
+    k.name = std::move(g.name);
+    k.overrides = command_line;
+    k.overrides.sets = std::move(g.sets);
+    for (const auto& s : command_line.sets) k.overrides.sets.push_back(s);
+    k.overrides.out_dir = (fs::path(plan.out_dir) / k.name).string();
+    plan.cases.push_back(std::move(k));
+  }
+  for (std::size_t i = 0; i < plan.cases.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (plan.cases[i].name == plan.cases[j].name)
+        throw ConfigError(path, "cases." + plan.cases[i].name,
+                          "two cases have this name (and output directory)");
   // Every case must resolve to a valid scenario before anything runs.
-  for (const auto& k : plan.cases) {
+  for (auto& k : plan.cases) {
     try {
-      load_scenario(plan.base_scenario, k.overrides);
+      k.weight = estimated_weight(load_scenario(plan.base_scenario, k.overrides));
     } catch (const ConfigError& e) {
-      throw ConfigError(path, "cases." + k.name, std::string("this case's scenario is invalid: ") + e.what());
+      k.error = e.what();
     }
   }
+  // A grid none of whose cases is valid has a wrong key (or a key that takes none of its values): say which,
+  // rather than run nothing and report every case as failed.
+  bool grid_all_invalid = first_grid_case < plan.cases.size();
+  for (std::size_t i = first_grid_case; i < plan.cases.size(); ++i)
+    if (plan.cases[i].error.empty()) grid_all_invalid = false;
+  if (grid_all_invalid) {
+    std::string key;
+    try {
+      const Scenario base = load_scenario(plan.base_scenario, command_line);
+      for (auto it = grid.begin(); it != grid.end() && key.empty(); ++it)
+        if (!has_path(base.resolved, it->first.Scalar())) key = it->first.Scalar();
+    } catch (const ConfigError&) {
+      // The base needs the cases' settings to be valid: no key to blame beyond the case's own message.
+    }
+    const SweepCase& first = plan.cases[first_grid_case];
+    throw ConfigError(path, key.empty() ? "grid" : "grid." + key,
+                      std::string(key.empty() ? "no case of the grid is valid"
+                                              : "not a key of the scenario (no case of the grid is valid)") +
+                          "; case " + first.name + ": " + first.error);
+  }
+  if (invalid == InvalidCases::kThrow)
+    for (const auto& k : plan.cases)
+      if (!k.error.empty())
+        throw ConfigError(path, "cases." + k.name, "this case's scenario is invalid: " + k.error);
   return plan;
 }
 

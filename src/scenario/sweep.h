@@ -1,4 +1,5 @@
-// A sweep file: a base scenario and named cases, each a set of --set overrides on it.
+// A sweep file: a base scenario and named cases, each a set of --set overrides on it, listed (`cases:`) or
+// spanned by a grid of values (`grid:`, see sweep_grid.h).
 #pragma once
 #include <string>
 #include <vector>
@@ -10,6 +11,8 @@ namespace lossless {
 struct SweepCase {
   std::string name;
   ScenarioOverrides overrides;  // the case's sets, then the command line's; out_dir = OUT/<name>
+  std::string error;            // why its scenario is invalid (InvalidCases::kCollect); empty = valid
+  double weight = 0;            // estimated cost (bytes its flows carry): MPI ranks take the largest first
 };
 
 struct SweepPlan {
@@ -18,10 +21,16 @@ struct SweepPlan {
   std::vector<SweepCase> cases;
 };
 
-// True if `path` parses as a YAML map with a `cases` key (a sweep rather than a scenario).
+// What load_sweep does with a case whose scenario is invalid: throw (`validate`), or record it in
+// SweepCase::error so that `sweep` runs the others and reports it as failed.
+enum class InvalidCases { kThrow, kCollect };
+
+// True if `path` parses as a YAML map with a `cases` or `grid` key (a sweep rather than a scenario).
 bool looks_like_sweep(const std::string& path);
 // Reads a sweep file and checks every case's resolved scenario. Throws ConfigError (exit 2) naming file, key
-// and reason.
-SweepPlan load_sweep(const std::string& path, const ScenarioOverrides& command_line);
+// and reason; with kCollect only when the file itself is wrong, or when every case of its grid is invalid
+// (the error names the grid key, e.g. a misspelt path).
+SweepPlan load_sweep(const std::string& path, const ScenarioOverrides& command_line,
+                     InvalidCases invalid = InvalidCases::kThrow);
 
 }  // namespace lossless

@@ -45,15 +45,15 @@ std::string YamlMap::text(const std::string& key, const std::string& def) {
 }
 
 std::string YamlMap::choice(const std::string& key, const std::string& def,
-                            std::initializer_list<const char*> options) {
+                            const std::vector<std::string>& options) {
   std::string v = has(key) ? scalar(key) : def;
   std::string list;
-  for (auto o : options) {
+  for (const auto& o : options) {
     if (v == o) {
       out_[key] = v;
       return v;
     }
-    list += (list.empty() ? "" : ", ") + std::string(o);
+    list += (list.empty() ? "" : ", ") + o;
   }
   fail(key, "'" + v + "' is not one of: " + list);
 }
@@ -137,6 +137,14 @@ bool YamlMap::flag(const std::string& key, bool def) {
   }
   out_[key] = v;
   return v;
+}
+
+std::string YamlMap::text_or_auto(const std::string& key) {
+  if (!has(key)) {
+    used_.insert(key);
+    return "auto";
+  }
+  return scalar(key);
 }
 
 YamlMap YamlMap::map(const std::string& key) {

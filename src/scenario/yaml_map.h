@@ -5,33 +5,39 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <set>
 #include <string>
 
+#include "core/params.h"
 #include "core/rate_table.h"
 #include "core/time.h"
 
 namespace lossless {
 
-class YamlMap {
+class YamlMap final : public ParamSource {
  public:
   // `node` may be undefined/null (an absent section): every getter then returns its default.
   YamlMap(const YAML::Node& node, std::string file, std::string path, YAML::Node out);
 
-  bool has(const std::string& key) const;
-  std::string text(const std::string& key, const std::string& def);
+  using ParamSource::choice;
+  bool has(const std::string& key) const override;
+  std::string text(const std::string& key, const std::string& def) override;
   std::string choice(const std::string& key, const std::string& def,
-                     std::initializer_list<const char*> options);
-  double real(const std::string& key, double def, double lo, double hi);
-  std::uint64_t count(const std::string& key, std::uint64_t def, std::uint64_t lo, std::uint64_t hi);
-  TimePs time(const std::string& key, TimePs def);
-  RateBps rate(const std::string& key, RateBps def);
-  Bytes size(const std::string& key, Bytes def);
-  bool flag(const std::string& key, bool def);
-  // A value per link rate: `{40Gbps: 150KB, 100Gbps: 300KB}` (sizes when `is_size`, else numbers in [lo,
-  // hi]), or one value for every rate.
+                     const std::vector<std::string>& options) override;
+  double real(const std::string& key, double def, double lo, double hi) override;
+  std::uint64_t count(const std::string& key, std::uint64_t def, std::uint64_t lo, std::uint64_t hi) override;
+  TimePs time(const std::string& key, TimePs def) override;
+  RateBps rate(const std::string& key, RateBps def) override;
+  Bytes size(const std::string& key, Bytes def) override;
+  bool flag(const std::string& key, bool def) override;
   std::vector<RateValue> rate_table(const std::string& key, std::vector<RateValue> def, bool is_size,
-                                    double lo, double hi);
+                                    double lo, double hi) override;
+  std::string text_or_auto(const std::string& key) override;
+  void record(const std::string& key, const std::string& value) override { out_[key] = value; }
+  std::unique_ptr<ParamSource> section(const std::string& key) override {
+    return std::make_unique<YamlMap>(map(key));
+  }
   // A sub-mapping (absent = empty); its resolved values land under out[key].
   YamlMap map(const std::string& key);
   // The raw node, marked as used; the caller validates it.
@@ -43,8 +49,8 @@ class YamlMap {
   }
 
   // Errors on any key that no getter asked for.
-  void finish() const;
-  [[noreturn]] void fail(const std::string& key, const std::string& reason) const;
+  void finish() const override;
+  [[noreturn]] void fail(const std::string& key, const std::string& reason) const override;
   [[noreturn]] void fail_at(const YAML::Node& node, const std::string& key, const std::string& reason) const;
   std::string key_path(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
   const std::string& file() const { return file_; }
@@ -61,31 +67,5 @@ class YamlMap {
 
 // The same checks for a scalar outside a map (list items).
 std::string where_of(const std::string& file, const YAML::Node& node);
-
-// Adapts YamlMap to the parameter visitor interface of core/params.h.
-class YamlParamVisitor {
- public:
-  explicit YamlParamVisitor(YamlMap& m) : m_(m) {}
-  void real(const char* n, double& v, const char*, double lo, double hi) { v = m_.real(n, v, lo, hi); }
-  void count(const char* n, std::uint64_t& v, const char*, std::uint64_t lo, std::uint64_t hi) {
-    v = m_.count(n, v, lo, hi);
-  }
-  void time(const char* n, TimePs& v, const char*) { v = m_.time(n, v); }
-  void rate(const char* n, RateBps& v, const char*) { v = m_.rate(n, v); }
-  void size(const char* n, Bytes& v, const char*) { v = m_.size(n, v); }
-  void flag(const char* n, bool& v, const char*) { v = m_.flag(n, v); }
-  void choice(const char* n, std::string& v, std::initializer_list<const char*> options, const char*) {
-    v = m_.choice(n, v, options);
-  }
-  void size_table(const char* n, std::vector<RateValue>& v, const char*) {
-    v = m_.rate_table(n, v, true, 0, 1e15);
-  }
-  void real_table(const char* n, std::vector<RateValue>& v, const char*, double lo, double hi) {
-    v = m_.rate_table(n, v, false, lo, hi);
-  }
-
- private:
-  YamlMap& m_;
-};
 
 }  // namespace lossless

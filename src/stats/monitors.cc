@@ -6,19 +6,9 @@
 
 namespace lossless {
 
-CsvStream::CsvStream(const std::string& path, const char* header) : buffer_(1 << 20) {
-  f_ = std::fopen(path.c_str(), "w");
-  if (!f_) throw ConfigError(path, "", "cannot write output file");
-  std::setvbuf(f_, buffer_.data(), _IOFBF, buffer_.size());
-  std::fputs(header, f_);
-}
-
-CsvStream::~CsvStream() {
-  if (f_) std::fclose(f_);
-}
-
 QueueMonitor::QueueMonitor(Network& net, const MonitorConfig& cfg, const std::string& path)
-    : net_(net), interval_ps_(cfg.queue_interval_ps), out_(path, "time_ns,node,port,bytes\n") {
+    : net_(net), interval_ps_(cfg.queue_interval_ps), out_(path) {
+  out_.put("time_ns,node,port,bytes\n");
   const Topology& t = net.topology();
   auto add = [&](std::uint32_t s, int port) {
     Switch& sw = net.switch_at(s);
@@ -57,7 +47,8 @@ void QueueMonitor::sample_event(void* target, std::uint64_t) {
 }
 
 FlowRateMonitor::FlowRateMonitor(Network& net, const MonitorConfig& cfg, const std::string& path)
-    : net_(net), interval_ps_(cfg.flow_rate_interval_ps), out_(path, "time_ns,flow_id,rate_bps\n") {
+    : net_(net), interval_ps_(cfg.flow_rate_interval_ps), out_(path) {
+  out_.put("time_ns,flow_id,rate_bps\n");
   if (cfg.rate_flows.empty()) {
     for (std::uint32_t i = 0; i < net.flows().size(); ++i) flows_.push_back(i);
   } else {

@@ -7,29 +7,17 @@
 
 #include "core/simulator.h"
 #include "net/network.h"
-#include "scenario/scenario.h"
+#include "stats/monitor_config.h"
+#include "stats/output_file.h"
 
 namespace lossless {
-
-class CsvStream {
- public:
-  CsvStream() = default;
-  CsvStream(const std::string& path, const char* header);
-  ~CsvStream();
-  CsvStream(const CsvStream&) = delete;
-  CsvStream& operator=(const CsvStream&) = delete;
-  std::FILE* f() { return f_; }
-  bool open() const { return f_ != nullptr; }
-
- private:
-  std::FILE* f_ = nullptr;
-  std::vector<char> buffer_;
-};
 
 class QueueMonitor {
  public:
   QueueMonitor(Network& net, const MonitorConfig& cfg, const std::string& path);
   void start(TimePs until);
+  // Closes the CSV once the run is over (write errors surface here).
+  void finish() { out_.close(); }
 
  private:
   static void sample_event(void* target, std::uint64_t);
@@ -38,13 +26,14 @@ class QueueMonitor {
   TimePs until_ = 0;
   std::vector<const Port*> ports_;
   std::vector<std::string> names_;
-  CsvStream out_;
+  OutputFile out_;
 };
 
 class FlowRateMonitor {
  public:
   FlowRateMonitor(Network& net, const MonitorConfig& cfg, const std::string& path);
   void start(TimePs until);
+  void finish() { out_.close(); }
 
  private:
   static void sample_event(void* target, std::uint64_t);
@@ -53,7 +42,7 @@ class FlowRateMonitor {
   TimePs until_ = 0;
   std::vector<std::uint32_t> flows_;
   std::vector<Bytes> last_delivered_;
-  CsvStream out_;
+  OutputFile out_;
 };
 
 }  // namespace lossless

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "net/net_counters.h"
 #include "stats/fct_stats.h"
-#include "stats/net_counters.h"
 
 namespace lossless {
 

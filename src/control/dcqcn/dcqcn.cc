@@ -24,7 +24,7 @@ DcqcnParams DcqcnParams::for_variant(const std::string& variant) {
   return p;
 }
 
-DcqcnParams DcqcnParams::initial(YamlMap& m) {
+DcqcnParams DcqcnParams::initial(ParamSource& m) {
   bool preset = m.has("preset") && m.choice("preset", "none", {"none", "hpcc_paper"}) == "hpcc_paper";
   std::string variant = m.has("variant") ? m.choice("variant", "paper", {"paper", "hpcc"}) : "paper";
   if (preset && m.has("variant") && variant != "hpcc")
@@ -39,6 +39,7 @@ DcqcnSender::DcqcnSender(const DcqcnParams& params, SenderQp& qp, const CcEnv& e
       qp_(qp),
       sim_(env.sim),
       hpcc_(params.variant == "hpcc"),
+      cnp_in_ack_(env.nic.cnp_interval_ps == 0),
       rt_(static_cast<double>(qp.line_rate_bps)),
       alpha_(params.initial_alpha),
       rate_timer_(Timer::bind<DcqcnSender, &DcqcnSender::on_paper_rate_timer>(this)),
@@ -91,7 +92,7 @@ void DcqcnSender::on_cnp(const Packet&) {
   alpha_timer_.arm_after(sim_, p_.alpha_timer);
 }
 
-void DcqcnSender::on_sent(const Packet& data) {
+void DcqcnSender::on_sent(Packet& data) {
   if (hpcc_ || !cut_ || p_.byte_counter == 0) return;
   bytes_left_ -= data.wire_bytes;
   if (bytes_left_ <= 0) {

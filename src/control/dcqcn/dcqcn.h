@@ -8,11 +8,11 @@
 #pragma once
 #include <string>
 
-#include "control/congestion_control.h"
 #include "control/window.h"
+#include "core/params.h"
 #include "core/timer.h"
+#include "net/congestion_control.h"
 #include "net/queue_pair.h"
-#include "scenario/yaml_map.h"
 
 namespace lossless {
 
@@ -35,7 +35,7 @@ struct DcqcnParams {
 
   // Defaults of the chosen variant; the HPCC variant's are the HPCC paper's run.py preset at 100 G.
   static DcqcnParams for_variant(const std::string& variant);
-  static DcqcnParams initial(YamlMap& m);
+  static DcqcnParams initial(ParamSource& m);
   SubstrateHints hints() const {
     SubstrateHints h;
     h.cnp_interval_ps = variant == "hpcc" ? 0 : 50 * kPsPerUs;
@@ -75,8 +75,12 @@ struct DcqcnParams {
 class DcqcnSender final : public CongestionControl {
  public:
   DcqcnSender(const DcqcnParams& params, SenderQp& qp, const CcEnv& env);
+  // With nic.cnp_interval 0 the ACK of a marked packet stands for a CNP (HPCC code).
+  void on_ack(const Packet& ack) override {
+    if (ack.ecn_ce && cnp_in_ack_) on_cnp(ack);
+  }
   void on_cnp(const Packet& cnp) override;
-  void on_sent(const Packet& data) override;
+  void on_sent(Packet& data) override;
   void on_finish() override;
 
   double alpha() const { return alpha_; }
@@ -98,6 +102,7 @@ class DcqcnSender final : public CongestionControl {
   SenderQp& qp_;
   Simulator& sim_;
   bool hpcc_;
+  bool cnp_in_ack_;
   double rt_;
   double alpha_;
   std::uint64_t timer_count_ = 0;  // T_cnt (paper) / rpTimeStage (hpcc)

@@ -6,7 +6,7 @@
 
 namespace lossless {
 
-DctcpParams DctcpParams::initial(YamlMap& m) {
+DctcpParams DctcpParams::initial(ParamSource& m) {
   DctcpParams p;
   if (m.has("preset") && m.choice("preset", "none", {"none", "hpcc_paper"}) == "hpcc_paper") {
     p.preset = "hpcc_paper";

@@ -4,10 +4,10 @@
 #pragma once
 #include <string>
 
-#include "control/congestion_control.h"
 #include "control/window.h"
+#include "core/params.h"
+#include "net/congestion_control.h"
 #include "net/queue_pair.h"
-#include "scenario/yaml_map.h"
 
 namespace lossless {
 
@@ -19,7 +19,7 @@ struct DctcpParams {
   std::string window = "bdp";
   Bytes k_at_100g = 300'000;  // step-marking threshold hint for the switches (scaled with link rate)
 
-  static DctcpParams initial(YamlMap& m);
+  static DctcpParams initial(ParamSource& m);
   SubstrateHints hints() const {
     SubstrateHints h;
     h.cnp_interval_ps = 0;  // the ECN echo rides on every ACK

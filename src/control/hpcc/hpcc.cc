@@ -7,7 +7,7 @@
 
 namespace lossless {
 
-HpccParams HpccParams::initial(YamlMap& m) {
+HpccParams HpccParams::initial(ParamSource& m) {
   HpccParams p;
   // rate_ai and expected_flows are two ways to give the additive step: an explicit rate_ai means one step for
   // every flow; both at once would leave one of them silently unused.
@@ -52,8 +52,9 @@ void HpccSender::on_ack(const Packet& ack) {
     // First ACK: only remember the INT records and the RTT boundary.
     have_records_ = true;
     last_update_seq_ = qp_.snd_nxt;
-    hops_ = ack.int_hops;
-    std::copy_n(ack.hops.begin(), ack.int_hops, last_.begin());
+    const IntRecords& r = ack.ext<IntRecords>();
+    hops_ = r.hops;
+    std::copy_n(r.hop.begin(), r.hops, last_.begin());
     return;
   }
   bool commit = ack.seq > last_update_seq_;
@@ -67,8 +68,9 @@ void HpccSender::update(const Packet& ack, bool commit) {
   double tau_ps = 0;
   bool any = false;
   const double line = static_cast<double>(qp_.line_rate_bps);
-  for (std::uint8_t i = 0; i < ack.int_hops && i < hops_; ++i) {
-    const IntHop& now = ack.hops[i];
+  const IntRecords& r = ack.ext<IntRecords>();
+  for (std::uint8_t i = 0; i < r.hops && i < hops_; ++i) {
+    const IntHop& now = r.hop[i];
     const IntHop& prev = last_[i];
     if (p_.sample_feedback && !commit && now.qlen_bytes == 0) continue;
     any = true;
@@ -90,8 +92,8 @@ void HpccSender::update(const Packet& ack, bool commit) {
       tau_ps = dt;
     }
   }
-  hops_ = ack.int_hops;
-  std::copy_n(ack.hops.begin(), ack.int_hops, last_.begin());
+  hops_ = r.hops;
+  std::copy_n(r.hop.begin(), r.hops, last_.begin());
   if (!any) return;
   tau_ps = std::min(tau_ps, t_ps_);
   u_ = (u_ * (t_ps_ - tau_ps) + max_u * tau_ps) / t_ps_;
@@ -113,8 +115,8 @@ void HpccSender::update(const Packet& ack, bool commit) {
   }
 }
 
-LOSSLESS_REGISTER_CC(
-    HpccParams, HpccSender, "hpcc",
+LOSSLESS_REGISTER_CC_PARTS(
+    Hpcc, "hpcc",
     "HPCC (Li et al., SIGCOMM'19): INT-based rate/window control; preset hpcc_paper = HPCC code run.py");
 
 }  // namespace lossless

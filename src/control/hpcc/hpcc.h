@@ -8,10 +8,12 @@
 #include <array>
 #include <string>
 
-#include "control/congestion_control.h"
+#include "control/dcqcn/notification_point.h"
+#include "control/hpcc/int_records.h"
 #include "control/window.h"
+#include "core/params.h"
+#include "net/congestion_control.h"
 #include "net/queue_pair.h"
-#include "scenario/yaml_map.h"
 
 namespace lossless {
 
@@ -27,10 +29,10 @@ struct HpccParams {
   bool sample_feedback = false;
   std::string window = "bdp";
 
-  static HpccParams initial(YamlMap& m);
+  static HpccParams initial(ParamSource& m);
   SubstrateHints hints() const {
     SubstrateHints h;
-    h.needs_int = true;
+    h.prefetch_whole_packet = true;                // INT records span the packet
     h.ack_high_priority = preset != "hpcc_paper";  // run.py hp: ACK_HIGH_PRIO 0
     return h;
   }
@@ -65,6 +67,8 @@ class HpccSender final : public CongestionControl {
  public:
   HpccSender(const HpccParams& p, SenderQp& qp, const CcEnv& env);
   void on_ack(const Packet& ack) override;
+  // Each data packet leaves without INT records; switches add them.
+  void on_sent(Packet& data) override { data.ext_init<IntRecords>().hops = 0; }
 
   double utilization() const { return u_; }
   double reference_rate_bps() const { return ref_rate_; }
@@ -86,6 +90,28 @@ class HpccSender final : public CongestionControl {
   bool have_records_ = false;
   std::uint8_t hops_ = 0;
   std::array<IntHop, kMaxIntHops> last_{};
+};
+
+// The receiver: the RoCEv2 notification point, and each ACK carries back the data packet's INT records (on
+// the wire: nic.int_hop_size per record).
+class HpccReceiver final : public EcnNotificationPoint {
+ public:
+  HpccReceiver(const HpccParams&, ReceiverContext&, const Flow&, const CcEnv& env)
+      : EcnNotificationPoint(env.host_nic, env), hop_bytes_(env.nic.int_hop_bytes) {}
+  void on_ack(Packet& ack) override {
+    if (ack.type == PacketType::kAck)
+      ack.wire_bytes += static_cast<std::uint32_t>(ack.ext<IntRecords>().hops * hop_bytes_);
+  }
+
+ private:
+  Bytes hop_bytes_;
+};
+
+struct Hpcc {
+  using Params = HpccParams;
+  using Sender = HpccSender;
+  using Receiver = HpccReceiver;
+  using SwitchPart = IntStamper;
 };
 
 }  // namespace lossless

@@ -5,9 +5,13 @@
 #include <string>
 
 #include "control/mechanism_scheme.h"
+#include "control/rocc/fair_rate_packet.h"
 #include "net/network.h"
+#include "net/packet_kinds.h"
 
 namespace lossless {
+
+const PacketType kRoccFairRate = PacketKinds::add("rocc.fair_rate", PacketKinds::kEndToEnd);
 
 RoccController::Setting RoccController::for_link(const RoccCpParams& p, RateBps rate_bps) {
   Setting s;
@@ -58,7 +62,7 @@ void RoccCp::start() {
 void RoccCp::on_tick() {
   for (std::size_t i = 0; i < sw_.ports.size(); ++i) {
     const Port& port = sw_.ports[i];
-    Bytes data_bytes = port.queued_bytes - port.queues[kControlPriority].bytes();
+    Bytes data_bytes = port.data_bytes();
     std::int64_t f = ports_[i].update(data_bytes, p_.delta_q);
     if (data_bytes > 0) ever_queued_[i] = true;
     if (p_.trace && ever_queued_[i])
@@ -66,15 +70,18 @@ void RoccCp::on_tick() {
     if (data_bytes == 0) continue;
     // Flow table: the flows with a packet in the queue now; one CNP each.
     flows_.clear();
-    for (int q = 1; q < kPriorities; ++q)
-      port.queues[q].for_each([&](const Packet& pkt) {
-        if (pkt.type == PacketType::kData) flows_.push_back(pkt.flow_id);
-      });
+    port.for_each_data_packet([&](const Packet& pkt) {
+      if (pkt.type == PacketType::kData) flows_.push_back(pkt.flow_id);
+    });
     std::sort(flows_.begin(), flows_.end());
     flows_.erase(std::unique(flows_.begin(), flows_.end()), flows_.end());
     const std::uint32_t origin = (sw_.node() << 16) | static_cast<std::uint32_t>(i);
-    for (std::uint32_t flow : flows_)
-      sw_.send_feedback(flow, static_cast<std::uint64_t>(f) * p_.delta_f, origin);
+    const auto cnp_bytes = static_cast<std::uint32_t>(net_.nic_config().cnp_bytes);
+    for (std::uint32_t flow : flows_) {
+      Packet* cnp = sw_.packet_to_source(flow, kRoccFairRate, cnp_bytes);
+      cnp->ext_init<RoccFairRate>() = {static_cast<std::uint64_t>(f) * p_.delta_f, origin};
+      sw_.send(cnp);
+    }
   }
   tick_.arm_after(net_.sim_of(sw_.node()), p_.period);
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "control/cc_scheme.h"
+#include "control/rocc/fair_rate_packet.h"
 
 namespace lossless {
 
@@ -19,10 +20,10 @@ void RoccSender::on_finish() {
   pending_.clear();
 }
 
-void RoccSender::on_cnp(const Packet& cnp) {
-  if (cnp.type != PacketType::kFeedback) return;  // ECN-based CNPs are not RoCC's
-  pending_.push_back(
-      {sim_.now() + p_.reaction_delay, static_cast<double>(cnp.feedback), cnp.feedback_origin});
+void RoccSender::on_packet(const Packet& p) {
+  if (p.type != kRoccFairRate) return;
+  const RoccFairRate& f = p.ext<RoccFairRate>();
+  pending_.push_back({sim_.now() + p_.reaction_delay, static_cast<double>(f.rate_bps), f.cp});
   if (!apply_timer_.armed()) apply_timer_.arm_at(sim_, pending_.front().due_ps);
 }
 

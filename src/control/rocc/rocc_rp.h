@@ -5,10 +5,10 @@
 #pragma once
 #include <deque>
 
-#include "control/congestion_control.h"
+#include "core/params.h"
 #include "core/timer.h"
+#include "net/congestion_control.h"
 #include "net/queue_pair.h"
-#include "scenario/yaml_map.h"
 
 namespace lossless {
 
@@ -32,7 +32,8 @@ struct RoccRpParams {
 class RoccSender final : public CongestionControl {
  public:
   RoccSender(const RoccRpParams& p, SenderQp& qp, const CcEnv& env);
-  void on_cnp(const Packet& cnp) override;
+  // A fair rate from a congestion point (ECN-based CNPs are not RoCC's).
+  void on_packet(const Packet& p) override;
   void on_finish() override;
   bool limited() const { return limited_; }
 

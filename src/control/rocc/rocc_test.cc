@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "control/cc_test_harness.h"
+#include "control/rocc/fair_rate_packet.h"
 #include "control/rocc/rocc_cp.h"
 #include "control/rocc/rocc_rp.h"
 
@@ -64,25 +65,24 @@ using Harness = test::CcHarness<RoccRpParams, RoccSender>;
 
 Packet cnp(double rate_bps, std::uint32_t origin) {
   Packet p;
-  p.type = PacketType::kFeedback;
-  p.feedback = static_cast<std::uint64_t>(rate_bps);
-  p.feedback_origin = origin;
+  p.type = kRoccFairRate;
+  p.ext_init<RoccFairRate>() = {static_cast<std::uint64_t>(rate_bps), origin};
   return p;
 }
 
 TEST(RoccRp, AcceptanceRulesAndReactionDelay) {
   Harness h(RoccRpParams{});
-  h.cc().on_cnp(cnp(30e9, 1));               // first CNP: accepted even though it is the first
+  h.cc().on_packet(cnp(30e9, 1));            // first CNP: accepted even though it is the first
   EXPECT_DOUBLE_EQ(h.qp().rate_bps, 100e9);  // not before the 15 us reaction delay
   h.sim.run(h.sim.now() + 15 * kPsPerUs);
   EXPECT_DOUBLE_EQ(h.qp().rate_bps, 30e9);
-  h.cc().on_cnp(cnp(50e9, 2));  // higher, from another CP: ignored
+  h.cc().on_packet(cnp(50e9, 2));  // higher, from another CP: ignored
   h.sim.run(h.sim.now() + 15 * kPsPerUs);
   EXPECT_DOUBLE_EQ(h.qp().rate_bps, 30e9);
-  h.cc().on_cnp(cnp(40e9, 1));  // higher, from the CP that set the rate: accepted
+  h.cc().on_packet(cnp(40e9, 1));  // higher, from the CP that set the rate: accepted
   h.sim.run(h.sim.now() + 15 * kPsPerUs);
   EXPECT_DOUBLE_EQ(h.qp().rate_bps, 40e9);
-  h.cc().on_cnp(cnp(20e9, 3));  // lower, from anywhere: accepted
+  h.cc().on_packet(cnp(20e9, 3));  // lower, from anywhere: accepted
   h.sim.run(h.sim.now() + 15 * kPsPerUs);
   EXPECT_DOUBLE_EQ(h.qp().rate_bps, 20e9);
   EXPECT_TRUE(h.cc().limited());
@@ -90,7 +90,7 @@ TEST(RoccRp, AcceptanceRulesAndReactionDelay) {
 
 TEST(RoccRp, RecoveryDoublesUntilLineRateRemovesTheLimiter) {
   Harness h(RoccRpParams{});
-  h.cc().on_cnp(cnp(20e9, 1));
+  h.cc().on_packet(cnp(20e9, 1));
   h.sim.run(h.sim.now() + 15 * kPsPerUs);
   h.sim.run(h.sim.now() + 55 * kPsPerUs);
   EXPECT_DOUBLE_EQ(h.qp().rate_bps, 40e9);

@@ -6,7 +6,7 @@
 
 namespace lossless {
 
-TimelyParams TimelyParams::initial(YamlMap& m) {
+TimelyParams TimelyParams::initial(ParamSource& m) {
   TimelyParams p;
   if (m.has("variant")) p.variant = m.choice("variant", "paper", {"paper", "hpcc"});
   if (m.has("preset") && m.choice("preset", "none", {"none", "hpcc_paper"}) == "hpcc_paper") {

@@ -9,10 +9,10 @@
 #pragma once
 #include <string>
 
-#include "control/congestion_control.h"
 #include "control/window.h"
+#include "core/params.h"
+#include "net/congestion_control.h"
 #include "net/queue_pair.h"
-#include "scenario/yaml_map.h"
 
 namespace lossless {
 
@@ -32,7 +32,7 @@ struct TimelyParams {
   RateBps min_rate = 10'000'000;
   std::string window = "none";
 
-  static TimelyParams initial(YamlMap& m);
+  static TimelyParams initial(ParamSource& m);
 
   template <class V>
   void visit(V& v) {

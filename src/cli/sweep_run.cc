@@ -1,0 +1,202 @@
+#include "cli/sweep_run.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include "cli/mpi_sweep.h"
+#include "core/error.h"
+#include "scenario/runner.h"
+
+namespace lossless {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::size_t kCaseColumn = 18;       // print_comparison's width of the case column
+constexpr double kRankStartTimeoutS = 120.0;  // how long rank 0 waits for the others to show up
+
+using OnDone = std::function<void(std::size_t, const CaseOutcome&)>;
+
+// Runs the cases `which` (in that order) on `jobs` threads; `on_done` sees each outcome as it ends.
+std::vector<CaseOutcome> run_cases(const SweepPlan& plan, const std::vector<std::size_t>& which,
+                                   const SweepRunOptions& o, const RankInfo& ri, const OnDone& on_done) {
+  std::vector<CaseOutcome> outcomes(plan.cases.size());
+  std::atomic<std::size_t> next{0};
+  std::mutex print_mu;
+  const std::string who =
+      ri.size > 1 ? "[lossless] rank " + std::to_string(ri.rank) + ": case " : "[lossless] case ";
+  auto worker = [&] {
+    for (std::size_t n; (n = next++) < which.size();) {
+      const std::size_t i = which[n];
+      const SweepCase& k = plan.cases[i];
+      CaseOutcome& c = outcomes[i];
+      c.name = k.name;
+      c.rank = ri.rank;
+      try {
+        if (!k.error.empty()) throw ConfigError("", "", k.error);
+        if (!o.quiet) {
+          std::lock_guard lock(print_mu);
+          std::fprintf(stderr, "%s%s ...\n", who.c_str(), k.name.c_str());
+        }
+        Scenario sc = load_scenario(plan.base_scenario, k.overrides);
+        RunOptions opts;
+        opts.quiet = o.quiet || o.jobs > 1;
+        c.result = run_scenario(sc, opts);
+        c.ok = true;
+        if (!o.quiet) {
+          std::lock_guard lock(print_mu);
+          std::fprintf(stderr, "%s%s done in %.1f s\n", who.c_str(), k.name.c_str(), c.result.wall_seconds);
+        }
+      } catch (const ConfigError& e) {
+        c.bad_input = true;
+        c.error = e.what();
+      } catch (const YAML::Exception& e) {
+        c.bad_input = true;
+        c.error = e.what();
+      } catch (const std::exception& e) {
+        c.error = e.what();
+      }
+      if (!c.ok && !o.quiet) {
+        std::lock_guard lock(print_mu);
+        std::fprintf(stderr, "%s%s failed\n", who.c_str(), k.name.c_str());
+      }
+      on_done(i, c);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int j = 0; j < std::min<int>(o.jobs, static_cast<int>(which.size())); ++j)
+    threads.emplace_back(worker);
+  for (auto& t : threads) t.join();
+  return outcomes;
+}
+
+// Rank 0 collects every case's record as the ranks write them (no timeout: a rank that dies takes the whole
+// job down with it under mpirun).
+std::vector<CaseOutcome> gather(const std::string& exchange, std::size_t n) {
+  std::vector<CaseOutcome> outcomes(n);
+  std::vector<bool> have(n, false);
+  for (std::size_t left = n; left > 0;) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (!have[i] && fs::exists(record_path(exchange, i))) {
+        outcomes[i] = read_case_record(record_path(exchange, i));
+        have[i] = true;
+        --left;
+      }
+    if (left > 0) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return outcomes;
+}
+
+void write_sweep_json(const SweepPlan& plan, const SweepRunOptions& o, const RankInfo& ri,
+                      const std::vector<CaseOutcome>& outcomes) {
+  std::error_code ec;
+  fs::create_directories(plan.out_dir, ec);
+  std::ofstream os(fs::path(plan.out_dir) / "sweep.json");
+  os << "{\"sweep\": " << json_quote(o.file) << ", \"base_scenario\": " << json_quote(plan.base_scenario)
+     << ", \"ranks\": " << ri.size << ",\n \"cases\": [";
+  for (std::size_t i = 0; i < outcomes.size(); ++i)
+    os << (i ? ",\n  " : "\n  ") << "{\"name\": " << json_quote(outcomes[i].name)
+       << ", \"dir\": " << json_quote(plan.cases[i].overrides.out_dir)
+       << ", \"ok\": " << (outcomes[i].ok ? "true" : "false") << ", \"rank\": " << outcomes[i].rank
+       << ", \"error\": " << json_quote(outcomes[i].error) << "}";
+  os << "]}\n";
+}
+
+std::string padded(const std::string& name, std::size_t width) {
+  return name + std::string(width > name.size() ? width - name.size() : 0, ' ');
+}
+
+}  // namespace
+
+void print_sweep_table(const std::vector<CaseOutcome>& outcomes, std::FILE* out) {
+  std::vector<std::pair<std::string, RunResult>> ran;
+  std::size_t width = kCaseColumn;
+  for (const auto& c : outcomes) {
+    if (c.ok) ran.emplace_back(c.name, c.result);
+    width = std::max(width, c.name.size());
+  }
+  char* buf = nullptr;
+  std::size_t len = 0;
+  std::FILE* mem = open_memstream(&buf, &len);
+  if (!mem) throw InternalError("open_memstream failed");
+  print_comparison(ran, mem);
+  std::fclose(mem);
+  std::vector<std::string> lines;
+  for (std::size_t at = 0; at < len;) {
+    const std::size_t nl = std::string_view(buf + at, len - at).find('\n');
+    const std::size_t end = nl == std::string_view::npos ? len : at + nl;
+    lines.emplace_back(buf + at, end - at);
+    at = end + 1;
+  }
+  std::free(buf);
+  LOSSLESS_CHECK(lines.size() >= ran.size() + 1, "unexpected comparison table");
+  // The rows are the last lines, one per run; the line above them is the column header ("case ...").
+  const std::size_t first_row = lines.size() - ran.size();
+  for (std::size_t i = 0; i + 1 < first_row; ++i) std::fprintf(out, "%s\n", lines[i].c_str());
+  std::fprintf(out, "%s%s\n", padded("case", width).c_str(),
+               lines[first_row - 1].substr(kCaseColumn).c_str());
+  std::size_t row = first_row;
+  for (const auto& c : outcomes) {
+    if (c.ok) {
+      const std::string& line = lines[row++];
+      std::fprintf(out, "%s%s\n", padded(c.name, width).c_str(),
+                   line.substr(std::max(kCaseColumn, c.name.size())).c_str());
+    } else {
+      std::fprintf(out, "%s FAILED (%s)\n", padded(c.name, width).c_str(),
+                   c.bad_input ? "bad input" : "internal error");
+    }
+  }
+}
+
+int run_sweep(const SweepPlan& plan, const SweepRunOptions& o) {
+  const RankInfo ri = ranks_from_env();
+  std::vector<CaseOutcome> outcomes;
+  if (ri.size <= 1) {
+    std::vector<std::size_t> all(plan.cases.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    outcomes = run_cases(plan, all, o, ri, [](std::size_t, const CaseOutcome&) {});
+  } else {
+    const std::string exchange = exchange_dir(plan.out_dir, ri);
+    announce_rank(exchange, ri);
+    if (ri.rank == 0) wait_for_ranks(exchange, ri, kRankStartTimeoutS);
+    std::vector<double> weights;
+    for (const auto& k : plan.cases) weights.push_back(k.weight);
+    run_cases(plan, cases_of_rank(weights, ri.rank, ri.size), o, ri,
+              [&](std::size_t i, const CaseOutcome& c) { write_case_record(record_path(exchange, i), c); });
+    // Every other rank's failures are reported by rank 0; a non-zero exit here would make mpirun abort the
+    // job before rank 0 prints the table.
+    if (ri.rank != 0) return 0;
+    outcomes = gather(exchange, plan.cases.size());
+    std::error_code ec;
+    fs::remove_all(exchange, ec);
+    fs::remove(fs::path(exchange).parent_path(), ec);  // only if no other job's folder is left
+  }
+  print_sweep_table(outcomes, stdout);
+  std::printf("outputs in %s/<case>\n", plan.out_dir.c_str());
+  write_sweep_json(plan, o, ri, outcomes);
+  int status = 0;
+  for (const auto& c : outcomes) {
+    if (c.ok) continue;
+    if (c.bad_input) {
+      std::fprintf(stderr, "lossless: error: %s: cases.%s: case failed: %s\n", o.file.c_str(), c.name.c_str(),
+                   c.error.c_str());
+      status = std::max(status, 2);
+    } else {
+      std::fprintf(stderr, "lossless: internal error: %s: cases.%s: case failed: %s\n", o.file.c_str(),
+                   c.name.c_str(), c.error.c_str());
+      status = status == 0 ? 1 : status;
+    }
+  }
+  return status;
+}
+
+}  // namespace lossless

@@ -1,0 +1,29 @@
+// The `sweep` command once the plan is loaded: runs the cases (-j N side by side; over MPI ranks when mpirun
+// started the process), prints the comparison table and reports failed cases without losing the others.
+#pragma once
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cli/case_record.h"
+#include "scenario/sweep.h"
+
+namespace lossless {
+
+struct SweepRunOptions {
+  std::string file;  // the sweep file, for messages and sweep.json
+  int jobs = 1;      // cases side by side in this process (each MPI rank runs its share this way)
+  bool quiet = false;
+};
+
+// Returns the exit status: 0; 2 when a case failed on bad input; 1 when one failed on an internal error.
+// Rank 0 (or the only process) prints the table on stdout, one error line per failed case on stderr, and
+// writes OUT/sweep.json (the cases in order, their directories and how each ended).
+int run_sweep(const SweepPlan& plan, const SweepRunOptions& opts);
+
+// The comparison table of print_comparison, with a failed case shown as failed in its place and the case
+// column widened to the longest name (grid names are long). Identical to print_comparison when every case
+// ran and no name is longer than its 18 columns.
+void print_sweep_table(const std::vector<CaseOutcome>& outcomes, std::FILE* out);
+
+}  // namespace lossless

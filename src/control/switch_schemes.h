@@ -1,0 +1,79 @@
+// Registration helpers for the switch's own schemes: a flow-control policy, a routing policy, an
+// architecture. A scheme file ends with one LOSSLESS_REGISTER_... line.
+#pragma once
+#include "control/scheme_entry.h"
+#include "net/flow_control.h"
+#include "net/routing_policy.h"
+#include "net/switch_architecture.h"
+#include "net/switch_path.h"
+
+namespace lossless {
+
+// Policy(const Params&, Switch&) per switch; `Policy::kLossless` says whether it keeps the fabric lossless.
+template <class Params, class Policy>
+class FlowControlFactoryOf final : public FlowControlFactory {
+ public:
+  explicit FlowControlFactoryOf(const Params& p) : p_(p) {}
+  std::unique_ptr<FlowControlPolicy> create(Switch& sw) const override {
+    return std::make_unique<Policy>(p_, sw);
+  }
+  bool lossless() const override { return Policy::kLossless; }
+  SwitchPathFns path(unsigned features, bool custom_buffer) const override {
+    return switch_path_for<Policy>(features, custom_buffer);
+  }
+
+ private:
+  Params p_;
+};
+
+// Router(const Params&, Switch&, Network&) per switch.
+template <class Params, class Router>
+class RoutingFactoryOf final : public RoutingFactory {
+ public:
+  explicit RoutingFactoryOf(const Params& p) : p_(p) {}
+  std::unique_ptr<RoutingPolicy> create(Switch& sw, Network& net) const override {
+    return std::make_unique<Router>(p_, sw, net);
+  }
+
+ private:
+  Params p_;
+};
+
+// Arch provides `static std::unique_ptr<BufferModel> buffer(const Params&, Switch&)` and
+// `static std::unique_ptr<EgressQueues> queues(const Params&, Switch&, const Port&)`.
+template <class Params, class Arch>
+class ArchitectureFactoryOf final : public ArchitectureFactory {
+ public:
+  explicit ArchitectureFactoryOf(const Params& p) : p_(p) {}
+  std::unique_ptr<BufferModel> create_buffer(Switch& sw) const override { return Arch::buffer(p_, sw); }
+  std::unique_ptr<EgressQueues> create_queues(Switch& sw, const Port& port) const override {
+    return Arch::queues(p_, sw, port);
+  }
+
+ private:
+  Params p_;
+};
+
+// `section`: the key under `switch:` that holds the policy's parameters ("" = none).
+#define LOSSLESS_REGISTER_FLOW_CONTROL(Params, Policy, name, section, summary)                           \
+  static const bool LOSSLESS_CONCAT(kRegisteredFlowControl, __LINE__) [[maybe_unused]] =                 \
+      ::lossless::FlowControlRegistry::add(                                                              \
+          ::lossless::make_scheme_entry<::lossless::FlowControlFactory, Params,                          \
+                                        ::lossless::FlowControlFactoryOf<Params, Policy>>(name, summary, \
+                                                                                          section))
+
+#define LOSSLESS_REGISTER_ROUTING(Params, Router, name, summary)                     \
+  static const bool LOSSLESS_CONCAT(kRegisteredRouting, __LINE__) [[maybe_unused]] = \
+      ::lossless::RoutingRegistry::add(                                              \
+          ::lossless::make_scheme_entry<::lossless::RoutingFactory, Params,          \
+                                        ::lossless::RoutingFactoryOf<Params, Router>>(name, summary))
+
+// `section`: the key under `switch:` that holds the architecture's parameters ("" = none).
+#define LOSSLESS_REGISTER_ARCHITECTURE(Params, Arch, name, section, summary)                            \
+  static const bool LOSSLESS_CONCAT(kRegisteredArchitecture, __LINE__) [[maybe_unused]] =               \
+      ::lossless::ArchitectureRegistry::add(                                                            \
+          ::lossless::make_scheme_entry<::lossless::ArchitectureFactory, Params,                        \
+                                        ::lossless::ArchitectureFactoryOf<Params, Arch>>(name, summary, \
+                                                                                         section))
+
+}  // namespace lossless

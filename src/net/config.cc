@@ -1,0 +1,47 @@
+#include "net/config.h"
+
+#include "core/error.h"
+#include "core/params.h"
+#include "net/flow_control.h"
+#include "net/routing_policy.h"
+#include "net/switch_architecture.h"
+
+namespace lossless {
+namespace {
+
+// A registered scheme with its default parameters, for a configuration that names one without a factory.
+template <class Registry, class Factory>
+std::shared_ptr<const Factory> default_scheme(const std::string& name, const char* key) {
+  const auto* entry = Registry::find(name);
+  if (!entry) throw ConfigError("", key, "no scheme named '" + name + "'");
+  DefaultParams none;
+  return std::shared_ptr<const Factory>(entry->make(none));
+}
+
+}  // namespace
+
+std::vector<std::string> flow_control_names() { return FlowControlRegistry::names(); }
+std::vector<std::string> routing_names() { return RoutingRegistry::names(); }
+std::vector<std::string> architecture_names() { return ArchitectureRegistry::names(); }
+
+std::string SwitchConfig::flow_control_policy() const {
+  return flow_control == "pfc" && !pfc_enabled ? "none" : flow_control;
+}
+
+bool SwitchConfig::lossless() const {
+  LOSSLESS_CHECK(flow_control_factory, "the flow-control policy is not resolved");
+  return flow_control_factory->lossless();
+}
+
+void resolve_switch_schemes(SwitchConfig& c) {
+  if (!c.flow_control_factory)
+    c.flow_control_factory = default_scheme<FlowControlRegistry, FlowControlFactory>(c.flow_control_policy(),
+                                                                                     "switch.flow_control");
+  if (!c.routing_factory)
+    c.routing_factory = default_scheme<RoutingRegistry, RoutingFactory>(c.routing, "switch.routing");
+  if (!c.architecture_factory)
+    c.architecture_factory =
+        default_scheme<ArchitectureRegistry, ArchitectureFactory>(c.architecture, "switch.architecture");
+}
+
+}  // namespace lossless

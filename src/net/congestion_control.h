@@ -1,0 +1,114 @@
+// The NIC-side hooks of a congestion-control scheme, all created by the scheme's factory (STYLE P7):
+//  - CongestionControl, per QP at the sender (reaction point): reads feedback, sets the QP's pacing rate,
+//    window, send gate and the priority of its next packets; it never reaches into the fabric.
+//  - ReceiverControl, per flow at the receiver (notification point): sees every data packet, may write the
+//    scheme's fields of each ACK (a window), send its own packets (CNPs, credits, grants) and run timers.
+//    The default is the RoCEv2 NIC's ECN notification point (control/dcqcn/notification_point.h).
+//  - NicControl, optional, per NIC: host-wide state (all flows of a receiver), link-local packets, and the
+//    choice of the QP that sends next (SRPT instead of round-robin).
+//  - a switch part, optional, installed on every switch (HPCC's INT stamping), a SwitchMechanism.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/scheme_registry.h"
+#include "core/simulator.h"
+#include "net/config.h"
+#include "net/packet.h"
+
+namespace lossless {
+
+struct SenderQp;
+struct ReceiverContext;
+struct Flow;
+class RdmaNic;
+class MechanismFactory;
+
+// What a scheme may know of the fabric when it creates per-flow or per-NIC state.
+struct CcEnv {
+  Simulator& sim;  // the clock of the NIC the object lives on
+  const NicConfig& nic;
+  TimePs max_base_rtt_ps;  // largest base RTT between any two hosts (HPCC's GLOBAL_T)
+  Bytes max_bdp_bytes;     // largest host-pair bandwidth-delay product
+  RdmaNic& host_nic;       // the NIC the object lives on (the sender's, or the receiver's)
+};
+
+// Cache-line aligned for the same reason as SenderQp.
+class alignas(64) CongestionControl {
+ public:
+  virtual ~CongestionControl() = default;
+  virtual void on_start() {}
+  // An ACK or NACK arrived (ack.type says which); snd_una has already advanced.
+  virtual void on_ack(const Packet& ack) { (void)ack; }
+  // A CNP arrived.
+  virtual void on_cnp(const Packet& cnp) { (void)cnp; }
+  // A scheme packet of this flow arrived at its sender (a switch's feedback, a grant, a credit).
+  virtual void on_packet(const Packet& p) { (void)p; }
+  // A data packet is about to leave: the scheme may write its fields (ext<T>()).
+  virtual void on_sent(Packet& data) { (void)data; }
+  // The flow completed: stop timers.
+  virtual void on_finish() {}
+};
+
+class ReceiverControl {
+ public:
+  virtual ~ReceiverControl() = default;
+  // A data packet of the flow arrived (before in-order delivery and the ACK decision).
+  virtual void on_data(const Packet& data) { (void)data; }
+  // An ACK or NACK of the flow is about to leave; write the scheme's fields. An ACK is the data packet turned
+  // around and still holds the data packet's scheme fields; a NACK starts with none.
+  virtual void on_ack(Packet& ack) { (void)ack; }
+  // A scheme packet of this flow arrived at its receiver.
+  virtual void on_packet(const Packet& p) { (void)p; }
+};
+
+class NicControl {
+ public:
+  virtual ~NicControl() = default;
+  // Called once the flows are installed, before the run.
+  virtual void start() {}
+  // A link-local scheme packet arrived from the switch.
+  virtual void on_packet(const Packet& p) { (void)p; }
+  // True: the NIC asks pick() which QP sends next instead of its round-robin.
+  virtual bool schedules_qps() const { return false; }
+  // The QP to send from now, among `active` (the NIC's QPs with data left, in start order), or null. Use
+  // RdmaNic::may_send to test a QP; lower `earliest` to when a QP held back by its pacer may send.
+  virtual SenderQp* pick(const std::vector<SenderQp*>& active, TimePs now, TimePs& earliest) {
+    (void)active, (void)now, (void)earliest;
+    return nullptr;
+  }
+};
+
+// Substrate settings a scheme (or its preset) expects; they are the defaults of the scenario's nic: and
+// switch: sections, which may still override each of them.
+struct SubstrateHints {
+  TimePs cnp_interval_ps = 50 * kPsPerUs;  // nic.cnp_interval when `auto`
+  bool ack_high_priority = true;           // nic.ack_priority default
+  // Handlers read and write records across whole packets (INT): the event loop prefetches all of a packet.
+  bool prefetch_whole_packet = false;
+  std::string required_mechanism;  // switch.mechanism the scheme cannot work without
+  // switch.ecn tables; empty = the switch's own defaults
+  std::vector<RateValue> ecn_kmin_bytes, ecn_kmax_bytes, ecn_pmax;
+};
+
+class CcFactory {
+ public:
+  virtual ~CcFactory() = default;
+  virtual std::unique_ptr<CongestionControl> create(SenderQp& qp, const CcEnv& env) const = 0;
+  virtual std::unique_ptr<ReceiverControl> create_receiver(ReceiverContext& rx, const Flow& flow,
+                                                           const CcEnv& env) const = 0;
+  // Null: the NIC has no per-NIC part.
+  virtual std::unique_ptr<NicControl> create_nic(RdmaNic& nic, const CcEnv& env) const = 0;
+  // A part for every switch, or null.
+  virtual const MechanismFactory* switch_part() const = 0;
+  virtual SubstrateHints hints() const { return {}; }
+  // Bytes of per-flow state one create() and create_receiver() allocate (memory report).
+  virtual std::size_t state_bytes() const = 0;
+};
+
+using CcScheme = SchemeEntry<CcFactory>;
+using CcRegistry = SchemeRegistry<CcScheme>;
+
+}  // namespace lossless

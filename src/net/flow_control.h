@@ -1,0 +1,59 @@
+// The flow-control policy of a switch (`switch.flow_control`): it owns the decision to pause and resume the
+// upstream of an ingress (port, priority) and the duration a pause frame carries. Standard PFC (`pfc`) is the
+// first policy; P-PFC, CaPFC and BFC are others. One instance per switch.
+//
+// A policy P is a final class derived from FlowControlPolicy that also provides, for the packet path,
+//   template <class Buffer> void after_admit(Switch&, Buffer&, std::uint16_t in_port, std::uint8_t prio,
+//                                            const Packet& p, std::uint16_t out_port);
+//   template <class Buffer> void after_release(Switch&, Buffer&, std::uint16_t in_port, std::uint8_t prio,
+//                                              const Packet& p, std::uint16_t out_port);
+// called for every data-priority packet `p` right after the buffer accounted it in (at arrival, `out_port`
+// the egress it is routed to) and out (when it leaves through `out_port`). Buffer is SharedBufferMmu or
+// BufferModel (net/switch_architecture.h). Its registration (LOSSLESS_REGISTER_FLOW_CONTROL,
+// control/flow_control_scheme.h) compiles the switch's packet path for P, so these calls are inlined: a
+// policy costs what its own code costs. Everything else (timers, its own packets) it does through the switch:
+// Switch::send_pause, Switch::sim(), ...
+#pragma once
+#include <cstdint>
+#include <memory>
+
+#include "core/scheme_registry.h"
+#include "core/simulator.h"
+#include "net/packet.h"
+
+namespace lossless {
+
+class Switch;
+class Port;
+
+class FlowControlPolicy {
+ public:
+  virtual ~FlowControlPolicy() = default;
+  // Called once the fabric is built, before any flow starts.
+  virtual void start() {}
+};
+
+// The switch's packet handlers compiled for one policy: `arrive` is the event of a packet reaching a port of
+// the switch, `kick` tells the switch a port may send.
+struct SwitchPathFns {
+  EventFn arrive = nullptr;
+  void (*kick)(void* owner, std::uint16_t port) = nullptr;
+};
+
+class FlowControlFactory {
+ public:
+  virtual ~FlowControlFactory() = default;
+  virtual std::unique_ptr<FlowControlPolicy> create(Switch& sw) const = 0;
+  // True: pauses stop senders in time, so beyond its threshold a packet goes to its port's headroom and the
+  // fabric is lossless; false: the buffer tail-drops at its threshold.
+  virtual bool lossless() const = 0;
+  // The packet path for this policy with `features` (PathFeature bits of net/switch_path.h: mechanisms'
+  // enqueue and dequeue hooks, custom queue sets) and, with `custom_buffer`, an architecture's own buffer
+  // model (else the shared buffer, called without virtual dispatch).
+  virtual SwitchPathFns path(unsigned features, bool custom_buffer) const = 0;
+};
+
+using FlowControlScheme = SchemeEntry<FlowControlFactory>;
+using FlowControlRegistry = SchemeRegistry<FlowControlScheme>;
+
+}  // namespace lossless

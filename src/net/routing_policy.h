@@ -1,0 +1,36 @@
+// The routing hook of a switch (`switch.routing`, or a mechanism's own): which of the shortest-path next hops
+// a packet takes. ECMP and packet spraying are the first two policies; adaptive routing is another.
+#pragma once
+#include <cstdint>
+#include <memory>
+
+#include "core/scheme_registry.h"
+#include "net/packet.h"
+
+namespace lossless {
+
+class Switch;
+class Network;
+
+class RoutingPolicy {
+ public:
+  virtual ~RoutingPolicy() = default;
+  // True when every packet of a flow takes the same path, the one `choose` gives for the flow's first packet:
+  // the network then computes each flow's path once, at flow set-up, and its packets carry it, so switches
+  // decide nothing per packet. False: `choose` runs for every packet at every switch.
+  virtual bool per_flow() const { return false; }
+  // The egress port among the shortest-path candidates toward `p.dst` (n >= 2). `p` carries the flow's
+  // 5-tuple hash (ecmp_hash), its id and kind.
+  virtual std::uint16_t choose(const Packet& p, const std::uint16_t* candidates, std::uint32_t n) = 0;
+};
+
+class RoutingFactory {
+ public:
+  virtual ~RoutingFactory() = default;
+  virtual std::unique_ptr<RoutingPolicy> create(Switch& sw, Network& net) const = 0;
+};
+
+using RoutingScheme = SchemeEntry<RoutingFactory>;
+using RoutingRegistry = SchemeRegistry<RoutingScheme>;
+
+}  // namespace lossless

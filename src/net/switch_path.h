@@ -1,0 +1,159 @@
+// The switch's packet path, compiled per flow-control policy (the policy's registration instantiates it,
+// control/switch_schemes.h): a packet's arrival (route, buffer admission, the policy's pause decision,
+// queueing) and a port's next transmission (dequeue, buffer release, RED/ECN, the policy's resume decision).
+// It is compiled for each combination of the extensions a switch may use (kFeatures: mechanisms' enqueue and
+// dequeue hooks, custom egress queue sets; Buffer = BufferModel for an architecture's own buffer), and each
+// switch runs the one with exactly what it uses: a switch without hooks runs a path without any hook code.
+#pragma once
+#include <type_traits>
+#include <utility>
+
+#include "core/error.h"
+#include "net/flow_control.h"
+#include "net/switch.h"
+
+namespace lossless {
+
+// What a compiled path includes besides the policy.
+enum PathFeature : unsigned { kEnqueueHooks = 1, kDequeueHooks = 2, kCustomQueues = 4, kAllPathFeatures = 7 };
+
+template <class Policy, unsigned kFeatures, class Buffer>
+struct SwitchPath {
+  static constexpr bool kEnqueue = kFeatures & kEnqueueHooks;
+  static constexpr bool kDequeue = kFeatures & kDequeueHooks;
+  static constexpr bool kQueues = kFeatures & kCustomQueues;
+
+  static void arrive(void* target, std::uint64_t packet) {
+    auto* port = static_cast<Port*>(target);
+    port->sim->act_as(port->node);  // the event was scheduled by the sending node
+    receive(*static_cast<Switch*>(port->owner), *port, reinterpret_cast<Packet*>(packet));
+  }
+
+  static void kick(void* owner, std::uint16_t port) {
+    auto* sw = static_cast<Switch*>(owner);
+    try_send(*sw, sw->ports[port]);
+  }
+
+ private:
+  static Policy& policy(Switch& sw) { return static_cast<Policy&>(*sw.fc_); }
+  static Buffer& buffer(Switch& sw) {
+    if constexpr (std::is_same_v<Buffer, SharedBufferMmu>) {
+      return sw.mmu;
+    } else {
+      return *sw.buffer_;
+    }
+  }
+
+  static void receive(Switch& sw, Port& in, Packet* p) {
+    if (is_link_local(p->type)) {
+      if (p->type == PacketType::kPfc) {
+        in.on_pfc(p->pfc_priority, p->pfc_quanta);
+        sw.part_.pool.put(p);
+      } else {
+        sw.deliver_link_local(in, p);  // to the mechanism that takes it (an error if none does)
+      }
+      return;
+    }
+    const std::uint16_t out = sw.route(*p);
+    const std::uint8_t prio = p->priority;
+    if (prio != kControlPriority) {
+      Buffer& buf = buffer(sw);
+      if (!buf.admit(in.index, prio, p->wire_bytes, out)) {
+        sw.part_.counters.drop(sw.lossless_ ? DropReason::kHeadroomFull : DropReason::kBufferFull);
+        sw.part_.pool.put(p);
+        return;
+      }
+      p->in_port = in.index;
+      policy(sw).after_admit(sw, buf, in.index, prio, *p, out);
+    }
+    Port& egress = sw.ports[out];
+    if constexpr (kQueues) {
+      if (!egress.enqueue_from(p, in.index)) {
+        if (prio != kControlPriority) {
+          Buffer& buf = buffer(sw);
+          buf.release(in.index, prio, p->wire_bytes, out);
+          policy(sw).after_release(sw, buf, in.index, prio, *p, out);
+        }
+        ++sw.part_.counters.scheme_drops;
+        sw.part_.pool.put(p);
+        return;
+      }
+    } else {
+      egress.enqueue(p);
+    }
+    if constexpr (kEnqueue) {
+      if (prio != kControlPriority) {
+        SwitchMechanism* const* m = sw.on_enqueue_.data();
+        const std::size_t n = sw.on_enqueue_.size();
+        m[0]->on_enqueue(egress, *p);
+        for (std::size_t i = 1; i < n; ++i) m[i]->on_enqueue(egress, *p);
+      }
+    }
+    if (egress.queued_bytes > sw.part_.counters.max_queue_bytes)
+      sw.part_.counters.max_queue_bytes = egress.queued_bytes;
+    egress.kick_or_wait();
+  }
+
+  static void try_send(Switch& sw, Port& out) {
+    if (out.busy()) return;
+    Packet* p;
+    if constexpr (kQueues) {
+      TimePs retry_ps = kTimeNever;
+      p = out.dequeue_from_any(retry_ps);
+      if (!p) {
+        if (retry_ps != kTimeNever) sw.retry_at(out.index, retry_ps);
+        return;
+      }
+    } else {
+      p = out.dequeue();
+      if (!p) return;
+    }
+    const std::uint8_t prio = p->priority;
+    if (prio != kControlPriority) {
+      Buffer& buf = buffer(sw);
+      buf.release(p->in_port, prio, p->wire_bytes, out.index);
+      // RED on the instantaneous queue of (port, priority), decided at dequeue.
+      if (p->ecn_capable && sw.ecn_enabled_ && sw.should_mark(out.index, queue_bytes(out, prio))) {
+        if (!p->ecn_ce) ++sw.part_.counters.ecn_marks;
+        p->ecn_ce = true;
+      }
+      policy(sw).after_release(sw, buf, p->in_port, prio, *p, out.index);
+      if constexpr (kDequeue) {
+        // At least one: the common case of one hook is a single call.
+        SwitchMechanism* const* m = sw.on_dequeue_.data();
+        const std::size_t n = sw.on_dequeue_.size();
+        m[0]->on_dequeue(out, *p);
+        for (std::size_t i = 1; i < n; ++i) m[i]->on_dequeue(out, *p);
+      }
+    }
+    if (p->type != PacketType::kData) ++sw.part_.counters.control_packets;
+    out.transmit(p);
+  }
+
+  static Bytes queue_bytes(const Port& out, std::uint8_t prio) {
+    if constexpr (kQueues) {
+      if (out.custom_queues) return out.custom_queues->bytes(prio);
+    }
+    return out.queues[prio].bytes();
+  }
+
+ public:
+  // What a policy's registration hands to its factory.
+  static SwitchPathFns fns() { return {&SwitchPath::arrive, &SwitchPath::kick}; }
+};
+
+// The compiled path of a policy with `features` (PathFeature bits), for the shared buffer or another.
+template <class Policy, class Buffer, unsigned... kF>
+SwitchPathFns switch_path_among(unsigned features, std::integer_sequence<unsigned, kF...>) {
+  SwitchPathFns fns;
+  ((features == kF ? (fns = SwitchPath<Policy, kF, Buffer>::fns(), true) : false) || ...);
+  return fns;
+}
+template <class Policy>
+SwitchPathFns switch_path_for(unsigned features, bool custom_buffer) {
+  using All = std::make_integer_sequence<unsigned, kAllPathFeatures + 1>;
+  return custom_buffer ? switch_path_among<Policy, BufferModel>(features, All{})
+                       : switch_path_among<Policy, SharedBufferMmu>(features, All{});
+}
+
+}  // namespace lossless
