@@ -9,7 +9,9 @@ config, topology and flow files):
   experiments/hpcc-fidelity/ws30inc/ WebSearch 30 % + 2 % load of 60 x 500 KB incasts (PFC pauses)
 
 usage: tools/fidelity.py [--lossless build/lossless] [--out out/fidelity] [--report docs/fidelity.md] [--threads N]
-                         [--case NAME]... [--scheme NAME]... [--results-json FILE]
+                         [--case NAME]... [--scheme NAME]... [--reuse] [--results-json FILE]
+--reuse takes a run's OUT/<case>/<scheme>/summary.json when it exists instead of running it again (to assemble the
+report from runs done in pieces, e.g. one case at a time).
 --results-json also writes the checks as results.json of the experiment protocol (experiments/README.md), which
 `lossless reproduce hpcc` turns into a report (experiments/hpcc-ws30/run.py).
 Tolerance (issue 3): overall p50 and p95 within 10 %, p99 within 20 %, p50 within 15 % in every size bin with
@@ -91,6 +93,7 @@ def main():
                     help="run only these cases (default: all)")
     ap.add_argument("--scheme", action="append", choices=[s[0] for s in SCHEMES],
                     help="run only these schemes (default: all)")
+    ap.add_argument("--reuse", action="store_true", help="use existing OUT/<case>/<scheme>/summary.json files")
     ap.add_argument("--results-json", help="also write the checks as results.json (experiments/README.md)")
     args = ap.parse_args()
     rows, ok_all = [], True
@@ -108,9 +111,10 @@ def main():
                 ok_all = False
                 continue
             out = os.path.join(args.out, case, scheme.lower())
-            sys.stderr.write(f"[fidelity] case {case} {scheme} ...\n")
-            subprocess.run([args.lossless, "hpcc", os.path.join(case_dir, f"config_{tag}.txt"), "-o", out,
-                            "--quiet", "--threads", str(args.threads)], check=True)
+            if not (args.reuse and os.path.exists(os.path.join(out, "summary.json"))):
+                sys.stderr.write(f"[fidelity] case {case} {scheme} ...\n")
+                subprocess.run([args.lossless, "hpcc", os.path.join(case_dir, f"config_{tag}.txt"), "-o", out,
+                                "--quiet", "--threads", str(args.threads)], check=True)
             ours = json.load(open(os.path.join(out, "summary.json")))
             ref = json.load(open(ref_path))
             checks = []
