@@ -161,7 +161,8 @@ def main():
         lines += [f"## {case} ({what}): {scheme}", "",
                   f"`experiments/{sub}/`. Flows completed: {ours['flows']['completed']}/{ours['flows']['total']} "
                   f"(ns-3: {ref_done}/{ref_total}); PFC pause frames: {ours['pfc']['pause_frames']} "
-                  f"(ns-3: {'none' if not ref_pfc else ref_pfc}); wall time {ours['wall_seconds']:.1f} s on "
+                  f"(ns-3: {'none' if not ref_pfc else ref_pfc}); packets dropped at a full headroom: "
+                  f"{ours['drops']} (ns-3: {ref.get('drops', 'not recorded')}); wall time {ours['wall_seconds']:.1f} s on "
                   f"{ours.get('threads', 1)} thread(s).", "",
                   "| statistic | lossless | ns-3 | difference | tolerance | within |", "|---|---|---|---|---|---|",
                   f"| overall mean | {ours['slowdown']['mean']:.3f} | {ref['mean']:.3f} | "

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Slowdown statistics of an HPCC ns-3 simulator run, in the format of experiments/*/ns3_*_stats.json.
 
-usage: tools/ns3_stats.py FCT_FILE [FLOW_FILE PFC_FILE] > stats.json
+usage: tools/ns3_stats.py FCT_FILE [FLOW_FILE PFC_FILE [RUN_LOG]] > stats.json
 FCT_FILE: the simulator's FCT_OUTPUT_FILE (`sip dip sport dport size start_ns fct_ns standalone_fct_ns`, plain or
 gzip). Slowdown = max(1, fct / standalone fct); percentile = sorted value at index round(p/100 (n-1)); bins
 [0,10K) [10K,100K) [100K,1M) [1M,10M) [10M,inf) bytes. With the flow and PFC files also: flows_total (the flow
-file's first line) and pause_frames (PAUSE events in the PFC_OUTPUT_FILE, type 1). Standard library only.
+file's first line) and pause_frames (PAUSE events in the PFC_OUTPUT_FILE, type 1); with the simulator's standard
+output also drops (its switches' "Drop:" lines: packets refused at a full PFC headroom). Standard library only.
 """
 import gzip
 import json
@@ -41,6 +42,8 @@ def main():
     if len(sys.argv) > 3:
         out["flows_total"] = int(opn(sys.argv[2]).readline().split()[0])
         out["pause_frames"] = sum(1 for line in opn(sys.argv[3]) if line.split() and line.split()[-1] == "1")
+    if len(sys.argv) > 4:
+        out["drops"] = sum(1 for line in opn(sys.argv[4]) if " Drop: " in line)
     json.dump(out, sys.stdout, indent=1)
     print()
 
