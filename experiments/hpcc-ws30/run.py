@@ -2,9 +2,9 @@
 """The HPCC fidelity case under the experiment protocol of experiments/README.md (`lossless reproduce hpcc`).
 
 usage: experiments/hpcc-ws30/run.py [--lossless build/lossless] [--out out/hpcc] [--full] [-j N]
-Runs tools/fidelity.py (DCQCN and HPCC on this folder's HPCC-simulator config, topology and flow files) with its
-markdown report in OUT/fidelity.md, the runs in OUT/<scheme>/ and OUT/results.json. The case has one scale, the
-paper's (320 hosts, 6,984 flows): --full changes nothing. -j N becomes fidelity.py's --threads N (threads per run;
+Runs tools/fidelity.py (DCQCN, HPCC, TIMELY and DCTCP on this folder's HPCC-simulator config, topology and flow
+files and on the cases of ../hpcc-fidelity/) with its markdown report in OUT/fidelity.md, the runs in
+OUT/<case>/<scheme>/ and OUT/results.json. The cases have one scale (320 hosts): --full changes nothing. -j N becomes fidelity.py's --threads N (threads per run;
 outputs do not depend on it). Exit status: fidelity.py's (1 if a statistic is out of tolerance).
 """
 import argparse
