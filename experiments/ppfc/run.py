@@ -294,7 +294,7 @@ def table3(d):
         for t in TS:
             name = f"incast-dcqcn-{n}-ppfc" + ("" if t == 100 else f"-t{t}")
             ours.append(kinds(summary(d, name))["predictive"])
-        lines.append((f"Table 3 {n}:1 predictive pauses, T = 50/100/150 us", " / ".join(map(str, ours)),
+        lines.append((f"Table 3 {n}:1 incast: predictive pauses, T = 50/100/150 us", " / ".join(map(str, ours)),
                       " / ".join(map(str, paper[n]))))
         rows.append([f"{n}:1 incast"] + [f"{o} ({p})" for o, p in zip(ours, paper[n])])
         series.append({"label": f"{n}:1", "y": ours})
