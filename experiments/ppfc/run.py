@@ -92,6 +92,8 @@ def cases(full):
             for fc in ("pfc", "ppfc"):
                 out.append(("incast-%s-%d-%s" % (cc, n, fc), "incast.yaml", incast(n, fc, ccsets)))
     out.append(("incast-dcqcn-16-capfc", "incast.yaml", incast(16, "capfc")))
+    # Algorithm 3's other reading (switch.ppfc.drain_rate: share, not the default): shown beside Fig. 6.
+    out.append(("incast-dcqcn-16-ppfc-share", "incast.yaml", incast(16, "ppfc", ["switch.ppfc.drain_rate=share"])))
     for n in degrees(full):
         for fc in ("pfc", "ppfc"):
             if n in (6, 16):
@@ -246,6 +248,10 @@ def fig6(d):
                 lines.append((f"Fig. 6 {cc} {n}:1 max queue in the first 100 us (the surge), PFC / P-PFC",
                               f"{kb(surge[0])} / {kb(surge[1])}", "P-PFC 1,002 KB (its max over the run)"))
             if cc == "dcqcn" and n == 16:
+                sh = "incast-dcqcn-16-ppfc-share"
+                lines.append((f"Fig. 6 {cc} {n}:1 P-PFC with drain_rate share (not the default): max queue, p99",
+                              f"{kb(summary(d, sh)['queue']['max_bytes'])}, "
+                              f"{latency_us(d, sh, 40, PHASE_NS)['p99']:.0f} us", "-"))
                 lines.append((f"Fig. 6 {cc} {n}:1 queue back under Kmax after its peak, PFC / P-PFC",
                               f"{under_kmax_us(d, pfc):.0f} / {under_kmax_us(d, ppfc):.0f} us",
                               "convergence 50 % shorter with P-PFC"))
