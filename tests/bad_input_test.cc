@@ -233,6 +233,14 @@ TEST(BadInput, DirectoriesAndOverlongPaths) {
                       "topology: {type: hpcc_file, path: " + name + "}\n" +
                           std::string(kBase).substr(std::string(kBase).find("workload")),
                       1, "topology.path", "longer than 255 bytes");
+  // Devices and pipes could be read forever.
+  expect_bad("validate /dev/zero", {"/dev/zero: is not a regular file"});
+  expect_bad_scenario("cdf_device",
+                      "topology: {type: star, hosts: 3}\nworkload: [{type: poisson, cdf: /dev/zero}]\n", 2,
+                      "workload.0.cdf", "is not a regular file");
+  expect_bad_scenario("topo_device", "topology: {type: hpcc_file, path: /dev/zero}\n" +
+                                         std::string(kBase).substr(std::string(kBase).find("workload")),
+                      1, "topology.path", "is not a regular file");
   const std::string path = scenario("out_long", kBase);
   expect_bad("run " + path + " --quiet -o " + dir + "/" + name, {"-o: ", "longer than 255 bytes"});
 }
@@ -254,6 +262,16 @@ TEST(BadInput, DuplicateKeysSecondDocumentsAndNonScalarKeys) {
                       "a key must be a plain value");
   expect_bad_scenario("map_key", std::string(kBase) + "cc: {? {a: 1} : 2}\n", 4, "cc",
                       "a key must be a plain value");
+  // Aliases that expand to billions of values ("billion laughs") are cut off, not walked.
+  std::string bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i < 10; ++i)
+    bomb += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [" + std::string("*a") + std::to_string(i - 1) +
+            ", *a" + std::to_string(i - 1) + ", *a" + std::to_string(i - 1) + ", *a" + std::to_string(i - 1) +
+            ", *a" + std::to_string(i - 1) + ", *a" + std::to_string(i - 1) + ", *a" + std::to_string(i - 1) +
+            ", *a" + std::to_string(i - 1) + ", *a" + std::to_string(i - 1) + ", *a" + std::to_string(i - 1) +
+            "]\n";
+  const std::string bomb_path = scenario("alias_bomb", std::string(kBase) + bomb);
+  expect_bad("validate " + bomb_path, {bomb_path + ":", "expands to more than 10000000 values"});
   const std::string path = scenario("set_dup", kBase);
   expect_bad("validate " + path + " --set 'switch={buffer: 1MB, buffer: 2MB}'",
              {"--set:1: switch.buffer: given twice"});

@@ -224,6 +224,7 @@ HpccConfig read_hpcc_config(const std::string& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) throw ConfigError(path, "", "no such file");
   if (fs::is_directory(path, ec)) throw ConfigError(path, "", "is a directory, not a config file");
+  if (!fs::is_regular_file(path, ec)) throw ConfigError(path, "", "is not a regular file");
   std::ifstream in(path);
   if (!in) throw ConfigError(path, "", "cannot open the file");
   Config c(path);

@@ -37,6 +37,8 @@ void check_input_file(const YamlMap& m, const std::string& key, const std::strin
   const auto st = std::filesystem::status(path, ec);
   if (ec || !std::filesystem::exists(st)) m.fail(key, "no such file: " + path);
   if (std::filesystem::is_directory(st)) m.fail(key, path + " is a directory, not a file");
+  // A device or pipe (/dev/zero) could be read forever.
+  if (!std::filesystem::is_regular_file(st)) m.fail(key, path + " is not a regular file");
 }
 
 LinkSpec read_link(YamlMap& parent, const std::string& key, LinkSpec def) {
@@ -334,6 +336,7 @@ std::vector<Flow> read_workload_entry(YamlMap m, std::uint32_t index, const Topo
     if (!std::filesystem::exists(path, ec))
       m.fail("cdf", "no CDF named '" + cdf_name + "' (looked for " + path + ")");
     if (std::filesystem::is_directory(path, ec)) m.fail("cdf", path + " is a directory, not a CDF file");
+    if (!std::filesystem::is_regular_file(path, ec)) m.fail("cdf", path + " is not a regular file");
     SizeCdf cdf = SizeCdf::load(path);
     // The expected number of arrivals, before any is drawn: load x rate x duration / mean size per sender.
     double expected = 0;

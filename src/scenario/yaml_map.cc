@@ -16,11 +16,19 @@ namespace {
 
 int line_of(const YAML::Node& n) { return n.IsDefined() ? n.Mark().line + 1 : 0; }
 
+// The most values a document may expand to: aliases (`*a`) repeat a node without repeating its text, and a
+// document of a few lines can stand for billions of values ("billion laughs").
+constexpr std::size_t kMaxYamlValues = 10'000'000;
+
 // Every mapping of the tree: keys are plain values, each given once.
-void check_keys(const YAML::Node& node, const std::string& file, const std::string& path) {
+void check_keys(const YAML::Node& node, const std::string& file, const std::string& path, std::size_t& seen_values) {
+  if (++seen_values > kMaxYamlValues)
+    throw ConfigError(where_of(file, node), path,
+                      "the document expands to more than " + std::to_string(kMaxYamlValues) +
+                          " values (through aliases?)");
   if (node.IsSequence()) {
     for (std::size_t i = 0; i < node.size(); ++i)
-      check_keys(node[i], file, path.empty() ? std::to_string(i) : path + "." + std::to_string(i));
+      check_keys(node[i], file, path.empty() ? std::to_string(i) : path + "." + std::to_string(i), seen_values);
   } else if (node.IsMap()) {
     std::map<std::string, int> seen;
     for (auto it = node.begin(); it != node.end(); ++it) {
@@ -33,7 +41,7 @@ void check_keys(const YAML::Node& node, const std::string& file, const std::stri
       if (!fresh)
         throw ConfigError(where_of(file, it->first), key,
                           "given twice in one mapping (first on line " + std::to_string(at->second) + ")");
-      check_keys(it->second, file, key);
+      check_keys(it->second, file, key, seen_values);
     }
   }
 }
@@ -52,7 +60,8 @@ YAML::Node parse_one_document(const std::string& text, const std::string& file, 
     throw ConfigError(where_of(file, docs[1]), key,
                       "a second YAML document (after ---): the file holds one document");
   YAML::Node root = docs.empty() ? YAML::Node() : docs[0];
-  check_keys(root, file, key);
+  std::size_t seen_values = 0;
+  check_keys(root, file, key, seen_values);
   return root;
 }
 
@@ -83,6 +92,8 @@ YAML::Node load_yaml_file(const std::string& path) {
   const fs::file_status st = fs::status(path, ec);
   if (ec || !fs::exists(st)) throw ConfigError(path, "", "no such file");
   if (fs::is_directory(st)) throw ConfigError(path, "", "is a directory, not a YAML file");
+  // A device or pipe (/dev/zero) could be read forever.
+  if (!fs::is_regular_file(st)) throw ConfigError(path, "", "is not a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path, "", "cannot open the file");
   std::ostringstream text;
