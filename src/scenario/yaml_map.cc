@@ -1,5 +1,7 @@
 #include "scenario/yaml_map.h"
 
+#include <yaml-cpp/eventhandler.h>
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -21,14 +23,16 @@ int line_of(const YAML::Node& n) { return n.IsDefined() ? n.Mark().line + 1 : 0;
 constexpr std::size_t kMaxYamlValues = 10'000'000;
 
 // Every mapping of the tree: keys are plain values, each given once.
-void check_keys(const YAML::Node& node, const std::string& file, const std::string& path, std::size_t& seen_values) {
+void check_keys(const YAML::Node& node, const std::string& file, const std::string& path,
+                std::size_t& seen_values) {
   if (++seen_values > kMaxYamlValues)
-    throw ConfigError(where_of(file, node), path,
-                      "the document expands to more than " + std::to_string(kMaxYamlValues) +
-                          " values (through aliases?)");
+    throw ConfigError(
+        where_of(file, node), path,
+        "the document expands to more than " + std::to_string(kMaxYamlValues) + " values (through aliases?)");
   if (node.IsSequence()) {
     for (std::size_t i = 0; i < node.size(); ++i)
-      check_keys(node[i], file, path.empty() ? std::to_string(i) : path + "." + std::to_string(i), seen_values);
+      check_keys(node[i], file, path.empty() ? std::to_string(i) : path + "." + std::to_string(i),
+                 seen_values);
   } else if (node.IsMap()) {
     std::map<std::string, int> seen;
     for (auto it = node.begin(); it != node.end(); ++it) {
@@ -46,20 +50,43 @@ void check_keys(const YAML::Node& node, const std::string& file, const std::stri
   }
 }
 
+// Notes where each document starts and nothing else: counts the documents of a text without building them.
+class DocumentStarts final : public YAML::EventHandler {
+ public:
+  std::vector<int> lines;
+  void OnDocumentStart(const YAML::Mark& mark) override { lines.push_back(mark.line + 1); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+  }
+  void OnMapEnd() override {}
+};
+
 YAML::Node parse_one_document(const std::string& text, const std::string& file, const std::string& key) {
-  std::vector<YAML::Node> docs;
+  YAML::Node root;
+  DocumentStarts starts;
   try {
-    docs = YAML::LoadAll(text);
+    root = YAML::Load(text);
+    // A second document would be ignored by Load. Ask the parser for two documents at most: on some malformed
+    // text yaml-cpp's parser yields empty documents without end (YAML::LoadAll never returns).
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    while (starts.lines.size() < 2 && parser.HandleNextDocument(starts)) {
+    }
   } catch (const YAML::ParserException& e) {
     throw ConfigError(e.mark.line >= 0 ? file + ":" + std::to_string(e.mark.line + 1) : file, key,
                       "YAML syntax error: " + e.msg);
   } catch (const YAML::Exception& e) {
     throw ConfigError(file, key, "cannot read YAML: " + e.msg);
   }
-  if (docs.size() > 1)
-    throw ConfigError(where_of(file, docs[1]), key,
+  if (starts.lines.size() > 1)
+    throw ConfigError(file + ":" + std::to_string(starts.lines[1]), key,
                       "a second YAML document (after ---): the file holds one document");
-  YAML::Node root = docs.empty() ? YAML::Node() : docs[0];
   std::size_t seen_values = 0;
   check_keys(root, file, key, seen_values);
   return root;
