@@ -238,8 +238,9 @@ TEST(BadInput, DirectoriesAndOverlongPaths) {
   expect_bad_scenario("cdf_device",
                       "topology: {type: star, hosts: 3}\nworkload: [{type: poisson, cdf: /dev/zero}]\n", 2,
                       "workload.0.cdf", "is not a regular file");
-  expect_bad_scenario("topo_device", "topology: {type: hpcc_file, path: /dev/zero}\n" +
-                                         std::string(kBase).substr(std::string(kBase).find("workload")),
+  expect_bad_scenario("topo_device",
+                      "topology: {type: hpcc_file, path: /dev/zero}\n" +
+                          std::string(kBase).substr(std::string(kBase).find("workload")),
                       1, "topology.path", "is not a regular file");
   const std::string path = scenario("out_long", kBase);
   expect_bad("run " + path + " --quiet -o " + dir + "/" + name, {"-o: ", "longer than 255 bytes"});
@@ -265,11 +266,11 @@ TEST(BadInput, DuplicateKeysSecondDocumentsAndNonScalarKeys) {
   // Aliases that expand to billions of values ("billion laughs") are cut off, not walked.
   std::string bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
   for (int i = 1; i < 10; ++i)
-    bomb += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [" + std::string("*a") + std::to_string(i - 1) +
-            ", *a" + std::to_string(i - 1) + ", *a" + std::to_string(i - 1) + ", *a" + std::to_string(i - 1) +
-            ", *a" + std::to_string(i - 1) + ", *a" + std::to_string(i - 1) + ", *a" + std::to_string(i - 1) +
-            ", *a" + std::to_string(i - 1) + ", *a" + std::to_string(i - 1) + ", *a" + std::to_string(i - 1) +
-            "]\n";
+    bomb += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [" + std::string("*a") +
+            std::to_string(i - 1) + ", *a" + std::to_string(i - 1) + ", *a" + std::to_string(i - 1) + ", *a" +
+            std::to_string(i - 1) + ", *a" + std::to_string(i - 1) + ", *a" + std::to_string(i - 1) + ", *a" +
+            std::to_string(i - 1) + ", *a" + std::to_string(i - 1) + ", *a" + std::to_string(i - 1) + ", *a" +
+            std::to_string(i - 1) + "]\n";
   const std::string bomb_path = scenario("alias_bomb", std::string(kBase) + bomb);
   expect_bad("validate " + bomb_path, {bomb_path + ":", "expands to more than 10000000 values"});
   const std::string path = scenario("set_dup", kBase);
@@ -280,6 +281,21 @@ TEST(BadInput, DuplicateKeysSecondDocumentsAndNonScalarKeys) {
   write_file(dir + "/base.yaml", kBase);
   write_file(dir + "/sweep.yaml", "scenario: base.yaml\ncases: [{name: a}]\nout: x\nout: y\n");
   expect_bad("validate " + dir + "/sweep.yaml", {dir + "/sweep.yaml:4: out: given twice"});
+}
+
+// Fuzz finding (tests/fuzz/findings/scenario/yamlcpp-loadall-endless-documents.yaml): on this malformed text
+// yaml-cpp's LoadAll, which looked for a second document, yields empty documents without end (validate hung).
+// The text after the flow sequence that starts line 4 (at its column 32) is the syntax error.
+TEST(BadInput, FuzzFindingEndlessDocumentsTerminate) {
+  const std::string path = std::string(LOSSLESS_SOURCE_DIR) +
+                           "/tests/fuzz/findings/scenario/yamlcpp-loadall-endless-documents.yaml";
+  std::string err;
+  EXPECT_EQ(run_cli("validate " + path, &err, 60), 2) << err;
+  EXPECT_NE(err.find(path + ":4: YAML syntax error: text after the end of the document's value (column 32)"),
+            std::string::npos)
+      << err;
+  expect_bad_scenario("junk_after_value", "[a, b], [c]\n", 1, "", "YAML syntax error: text after the end");
+  expect_bad_scenario("not_a_mapping", "\n- a\n- b\n", 2, "", "a scenario is a YAML mapping");
 }
 
 // Class: duplicate rates in a per-rate table (the second silently replaced or shadowed the first).

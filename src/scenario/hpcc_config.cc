@@ -141,7 +141,8 @@ class Config {
   // Every key against its kind and range.
   void validate() const {
     for (const auto& entry : entries) {
-      const std::string& key = entry.first;  // a named variable: lambdas capture no structured bindings in clang 14
+      const std::string& key =
+          entry.first;  // a named variable: lambdas capture no structured bindings in clang 14
       const auto& specs = key_specs();
       auto spec = std::find_if(specs.begin(), specs.end(), [&](const KeySpec& k) { return key == k.key; });
       if (spec == specs.end()) fail(key, "unknown key of the HPCC config format");

@@ -533,7 +533,8 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& file, const S
   sc.resolved = YAML::Node(YAML::NodeType::Map);
   std::string dir = std::filesystem::path(file).parent_path().string();
   if (!root.IsMap())
-    throw ConfigError(file, "", "a scenario is a YAML mapping (name, topology, workload, ...)");
+    throw ConfigError(where_of(file, root), "",
+                      "a scenario is a YAML mapping (name, topology, workload, ...)");
   YamlMap top(root, file, "", sc.resolved);
   sc.name = top.text("name", std::filesystem::path(file).stem().string());
   sc.seed = top.count("seed", 1, 0, ~std::uint64_t{0});

@@ -53,8 +53,8 @@ void check_keys(const YAML::Node& node, const std::string& file, const std::stri
 // Notes where each document starts and nothing else: counts the documents of a text without building them.
 class DocumentStarts final : public YAML::EventHandler {
  public:
-  std::vector<int> lines;
-  void OnDocumentStart(const YAML::Mark& mark) override { lines.push_back(mark.line + 1); }
+  std::vector<YAML::Mark> marks;
+  void OnDocumentStart(const YAML::Mark& mark) override { marks.push_back(mark); }
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
   void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
@@ -72,11 +72,12 @@ YAML::Node parse_one_document(const std::string& text, const std::string& file, 
   DocumentStarts starts;
   try {
     root = YAML::Load(text);
-    // A second document would be ignored by Load. Ask the parser for two documents at most: on some malformed
-    // text yaml-cpp's parser yields empty documents without end (YAML::LoadAll never returns).
+    // A second document would be ignored by Load. Ask the parser for three documents at most: on text after
+    // the end of a document's value (`[a], [b]`) yaml-cpp's parser yields empty documents without end, all at
+    // the same place (YAML::LoadAll never returns; a fuzz finding).
     std::istringstream in(text);
     YAML::Parser parser(in);
-    while (starts.lines.size() < 2 && parser.HandleNextDocument(starts)) {
+    while (starts.marks.size() < 3 && parser.HandleNextDocument(starts)) {
     }
   } catch (const YAML::ParserException& e) {
     throw ConfigError(e.mark.line >= 0 ? file + ":" + std::to_string(e.mark.line + 1) : file, key,
@@ -84,9 +85,15 @@ YAML::Node parse_one_document(const std::string& text, const std::string& file, 
   } catch (const YAML::Exception& e) {
     throw ConfigError(file, key, "cannot read YAML: " + e.msg);
   }
-  if (starts.lines.size() > 1)
-    throw ConfigError(file + ":" + std::to_string(starts.lines[1]), key,
-                      "a second YAML document (after ---): the file holds one document");
+  if (starts.marks.size() > 1) {
+    const YAML::Mark& second = starts.marks[1];
+    const std::string where = file + ":" + std::to_string(second.line + 1);
+    if (starts.marks.size() > 2 && starts.marks[2].pos == second.pos)
+      throw ConfigError(where, key,
+                        "YAML syntax error: text after the end of the document's value (column " +
+                            std::to_string(second.column + 1) + ")");
+    throw ConfigError(where, key, "a second YAML document (after ---): the file holds one document");
+  }
   std::size_t seen_values = 0;
   check_keys(root, file, key, seen_values);
   return root;
