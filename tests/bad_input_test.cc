@@ -113,6 +113,13 @@ TEST(BadInput, CdfOfZeroSizesIsRejected) {
   write_file(dir + "/h.yaml", "topology: {type: star, hosts: 3}\nworkload: [{type: poisson, cdf: " + dir +
                                   "/huge.txt, load: 0.3}]\n");
   expect_bad("validate " + dir + "/h.yaml", {dir + "/huge.txt: ", "CDF sizes go above"});
+  // Fuzz finding (tests/fuzz/findings/cdf/): every probability on size 0, a last point of 190 B at no
+  // probability; the mean Poisson arrivals are spaced by was 0.
+  const std::string finding =
+      std::string(LOSSLESS_SOURCE_DIR) + "/tests/fuzz/findings/cdf/mean-below-one-byte.txt";
+  write_file(dir + "/m.yaml", "topology: {type: star, hosts: 3}\nworkload: [{type: poisson, cdf: " + finding +
+                                  ", load: 0.3}]\n");
+  expect_bad("validate " + dir + "/m.yaml", {finding + ": ", "mean flow size is below 1 byte"});
 }
 
 // Class: topology and workload sizes were unbounded (32-bit products overflowed, allocation ran away).
@@ -294,6 +301,16 @@ TEST(BadInput, FuzzFindingEndlessDocumentsTerminate) {
   EXPECT_NE(err.find(path + ":4: YAML syntax error: text after the end of the document's value (column 32)"),
             std::string::npos)
       << err;
+  // Fuzz finding (tests/fuzz/findings/scenario/name-not-utf8.yaml): a name of bytes that are not UTF-8 was
+  // read as it was but written to scenario.yaml as escapes of other characters (the re-run differed).
+  const std::string bad_name = scenario("not_utf8_raw", std::string("name: a\xff\xfa\n") + (kBase + 11));
+  expect_bad("validate " + bad_name, {bad_name + ":1: name: byte 2 of the value is not UTF-8 text"});
+  const std::string bad_key = scenario("not_utf8_key", std::string(kBase) + "cc: {\xc0\xaf: 1}\n");
+  expect_bad("validate " + bad_key, {bad_key + ":4: cc: byte 1 of the value is not UTF-8 text"});
+  const std::string ok =
+      scenario("utf8_ok", std::string("name: \"d\xc3\xa9j\xc3\xa0 \xf0\x9f\x98\x80\"\n") + (kBase + 11));
+  std::string err;
+  EXPECT_EQ(run_cli("validate " + ok, &err), 0) << err;
   expect_bad_scenario("junk_after_value", "[a, b], [c]\n", 1, "", "YAML syntax error: text after the end");
   expect_bad_scenario("not_a_mapping", "\n- a\n- b\n", 2, "", "a scenario is a YAML mapping");
 }

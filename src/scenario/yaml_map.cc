@@ -3,6 +3,7 @@
 #include <yaml-cpp/eventhandler.h>
 
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -22,13 +23,56 @@ int line_of(const YAML::Node& n) { return n.IsDefined() ? n.Mark().line + 1 : 0;
 // document of a few lines can stand for billions of values ("billion laughs").
 constexpr std::size_t kMaxYamlValues = 10'000'000;
 
-// Every mapping of the tree: keys are plain values, each given once.
+// The offset of the first byte of `s` that is not part of well-formed UTF-8, or npos. YAML text is Unicode:
+// yaml-cpp reads other bytes as they are but writes them back as escapes of other characters, so a resolved
+// scenario.yaml would not repeat the run (a fuzz finding).
+std::size_t invalid_utf8_at(const std::string& s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    std::size_t n;
+    std::uint32_t cp;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if (c >= 0xc2 && c <= 0xdf) {
+      n = 1, cp = c & 0x1f;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      n = 2, cp = c & 0x0f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      n = 3, cp = c & 0x07;
+    } else {
+      return i;
+    }
+    if (i + n >= s.size()) return i;  // cut short
+    for (std::size_t k = 1; k <= n; ++k) {
+      const unsigned char t = static_cast<unsigned char>(s[i + k]);
+      if ((t & 0xc0) != 0x80) return i;
+      cp = (cp << 6) | (t & 0x3f);
+    }
+    // Overlong forms, UTF-16 surrogates and code points beyond U+10FFFF are not UTF-8.
+    if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+      return i;
+    i += n + 1;
+  }
+  return std::string::npos;
+}
+
+void check_utf8(const YAML::Node& scalar, const std::string& file, const std::string& path) {
+  const std::size_t at = invalid_utf8_at(scalar.Scalar());
+  if (at != std::string::npos)
+    throw ConfigError(
+        where_of(file, scalar), path,
+        "byte " + std::to_string(at + 1) + " of the value is not UTF-8 text (YAML files are UTF-8)");
+}
+
+// Every mapping of the tree: keys are plain values, each given once; every value is UTF-8 text.
 void check_keys(const YAML::Node& node, const std::string& file, const std::string& path,
                 std::size_t& seen_values) {
   if (++seen_values > kMaxYamlValues)
     throw ConfigError(
         where_of(file, node), path,
         "the document expands to more than " + std::to_string(kMaxYamlValues) + " values (through aliases?)");
+  if (node.IsScalar()) check_utf8(node, file, path);
   if (node.IsSequence()) {
     for (std::size_t i = 0; i < node.size(); ++i)
       check_keys(node[i], file, path.empty() ? std::to_string(i) : path + "." + std::to_string(i),
@@ -39,6 +83,7 @@ void check_keys(const YAML::Node& node, const std::string& file, const std::stri
       if (!it->first.IsScalar())
         throw ConfigError(where_of(file, it->first), path,
                           "a key must be a plain value (a name), not a list, a mapping or empty");
+      check_utf8(it->first, file, path);
       const std::string& k = it->first.Scalar();
       const std::string key = path.empty() ? k : path + "." + k;
       auto [at, fresh] = seen.emplace(k, line_of(it->first));

@@ -28,6 +28,12 @@ SizeCdf SizeCdf::from_points(std::vector<std::pair<double, double>> points, cons
     throw ConfigError(where, "", "CDF sizes go above " + std::to_string(kMaxBytes) + " bytes");
   SizeCdf cdf;
   cdf.points_ = std::move(points);
+  // Every flow is at least 1 byte, and the Poisson generator spaces arrivals by the mean: a CDF whose
+  // probability sits on sizes below 1 byte (`0 1` before its last point) has no such mean (a fuzz finding).
+  // Interpolated sampling gives the smaller mean of the two.
+  if (!(cdf.mean_bytes(CdfSampling::kLinear) >= 1))
+    throw ConfigError(where, "",
+                      "CDF's mean flow size is below 1 byte (its probability sits on sizes below 1 byte)");
   return cdf;
 }
 
