@@ -309,7 +309,6 @@ TEST(BadInput, FuzzFindingEndlessDocumentsTerminate) {
   expect_bad("validate " + bad_key, {bad_key + ":4: cc: byte 1 of the value is not UTF-8 text"});
   const std::string ok =
       scenario("utf8_ok", std::string("name: \"d\xc3\xa9j\xc3\xa0 \xf0\x9f\x98\x80\"\n") + (kBase + 11));
-  std::string err;
   EXPECT_EQ(run_cli("validate " + ok, &err), 0) << err;
   expect_bad_scenario("junk_after_value", "[a, b], [c]\n", 1, "", "YAML syntax error: text after the end");
   expect_bad_scenario("not_a_mapping", "\n- a\n- b\n", 2, "", "a scenario is a YAML mapping");
