@@ -265,7 +265,7 @@ TEST(BadInput, DuplicateKeysSecondDocumentsAndNonScalarKeys) {
                       "topology: {type: star, hosts: 4}\nworkload:\n  - type: flows\n    flows:\n"
                       "      - {src: 1, dst: 0, size: 1KB, size: 2KB}\n",
                       5, "workload.0.flows.0.size", "given twice");
-  expect_bad_scenario("second_doc", std::string(kBase) + "---\nname: other\n", 5, "", "second YAML document");
+  expect_bad_scenario("second_doc", std::string(kBase) + "---\nname: other\n", 4, "", "second YAML document");
   expect_bad_scenario("seq_key", std::string(kBase) + "? [a, b]\n: 1\n", 4, "",
                       "a key must be a plain value");
   expect_bad_scenario("map_key", std::string(kBase) + "cc: {? {a: 1} : 2}\n", 4, "cc",
