@@ -66,9 +66,10 @@ std::vector<std::map<std::string, std::string>> RunOutput::csv(const std::string
   return rows;
 }
 
-int run_cli(const std::string& args, std::string* err) {
+int run_cli(const std::string& args, std::string* err, int timeout_s) {
   std::string errfile = temp_dir("cli") + "/stderr.txt";
-  std::string cmd = std::string(LOSSLESS_BINARY) + " " + args + " > /dev/null 2> " + errfile;
+  std::string cmd = (timeout_s > 0 ? "timeout -k 5 " + std::to_string(timeout_s) + " " : std::string()) +
+                    std::string(LOSSLESS_BINARY) + " " + args + " > /dev/null 2> " + errfile;
   int status = std::system(cmd.c_str());
   if (err) {
     std::ifstream in(errfile);

@@ -24,7 +24,8 @@ inline double num(const std::map<std::string, std::string>& row, const std::stri
   return std::stod(row.at(key));
 }
 
-// Runs the lossless binary; returns its exit status and fills stderr text.
-int run_cli(const std::string& args, std::string* err = nullptr);
+// Runs the lossless binary; returns its exit status and fills stderr text. With `timeout_s`, a run that takes
+// longer is killed and returns 124 (a hang).
+int run_cli(const std::string& args, std::string* err = nullptr, int timeout_s = 0);
 
 }  // namespace lossless::test

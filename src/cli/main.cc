@@ -16,6 +16,7 @@
 #include "cli/reproduce.h"
 #include "cli/sweep_run.h"
 #include "core/error.h"
+#include "core/units.h"
 #include "net/congestion_control.h"
 #include "net/flow_control.h"
 #include "net/routing_policy.h"
@@ -64,6 +65,8 @@ Args parse_args(int argc, char** argv, int first, bool allow_jobs, bool allow_th
     };
     if (s == "-o" || s == "--out") {
       a.ov.out_dir = need("a directory");
+      if (a.ov.out_dir.empty()) usage_error(s + " needs a directory, not an empty path");
+      check_path_length(a.ov.out_dir, "command line", s);
     } else if (s == "--set") {
       std::string kv = need("PATH=VALUE");
       auto eq = kv.find('=');
@@ -71,24 +74,24 @@ Args parse_args(int argc, char** argv, int first, bool allow_jobs, bool allow_th
       a.ov.sets.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
     } else if (s == "--seed") {
       std::string v = need("a number");
-      if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 19)
-        usage_error("--seed takes a non-negative integer, got '" + v + "'");
+      auto seed = parse_uint(v);
+      if (!seed) usage_error("--seed takes an integer from 0 to 18446744073709551615, got '" + v + "'");
       a.ov.has_seed = true;
-      a.ov.seed = std::stoull(v);
+      a.ov.seed = *seed;
     } else if (s == "--quiet" || s == "-q") {
       a.quiet = true;
     } else if (allow_jobs && (s == "-j" || s == "--jobs")) {
       std::string v = need("a number");
-      if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 4 ||
-          std::stoi(v) < 1)
-        usage_error("-j takes a positive integer, got '" + v + "'");
-      a.jobs = std::stoi(v);
+      auto jobs = parse_uint(v);
+      if (!jobs || *jobs < 1 || *jobs > 9999)
+        usage_error("-j takes an integer from 1 to 9999, got '" + v + "'");
+      a.jobs = static_cast<int>(*jobs);
     } else if (allow_threads && s == "--threads") {
       std::string v = need("a number");
-      if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 3 ||
-          std::stoi(v) < 1 || std::stoi(v) > 64)
+      auto threads = parse_uint(v);
+      if (!threads || *threads < 1 || *threads > 64)
         usage_error("--threads takes an integer from 1 to 64, got '" + v + "'");
-      a.threads = static_cast<unsigned>(std::stoi(v));
+      a.threads = static_cast<unsigned>(*threads);
     } else if (!s.empty() && s[0] == '-') {
       usage_error("unknown option '" + s + "'");
     } else if (a.file.empty()) {
@@ -120,7 +123,7 @@ int cmd_hpcc(int argc, char** argv) {
   if (!a.ov.sets.empty() || a.ov.has_seed) usage_error("hpcc takes only -o, --threads and --quiet");
   HpccConfig cfg = read_hpcc_config(a.file);
   if (a.ov.out_dir.empty()) a.ov.out_dir = "out/" + std::filesystem::path(a.file).stem().string();
-  Scenario sc = parse_scenario(cfg.scenario, a.file, a.ov);
+  Scenario sc = parse_hpcc_scenario(cfg, a.ov);
   RunOptions opts;
   opts.quiet = a.quiet;
   opts.threads = a.threads;

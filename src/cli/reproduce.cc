@@ -61,6 +61,7 @@ Options parse(int argc, char** argv) {
       o.jobs = std::stoi(v);
     } else if (s == "-o" || s == "--out") {
       o.out = need("a directory");
+      if (o.out.empty()) usage_error(s + " needs a directory, not an empty path");
     } else if (!s.empty() && s[0] == '-') {
       usage_error("unknown option '" + s + "'");
     } else if (o.paper.empty()) {

@@ -9,11 +9,13 @@
 #include <fstream>
 #include <functional>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include "cli/mpi_sweep.h"
 #include "core/error.h"
 #include "scenario/runner.h"
+#include "stats/writers.h"
 
 namespace lossless {
 
@@ -100,7 +102,7 @@ void write_sweep_json(const SweepPlan& plan, const SweepRunOptions& o, const Ran
                       const std::vector<CaseOutcome>& outcomes) {
   std::error_code ec;
   fs::create_directories(plan.out_dir, ec);
-  std::ofstream os(fs::path(plan.out_dir) / "sweep.json");
+  std::ostringstream os;
   os << "{\"sweep\": " << json_quote(o.file) << ", \"base_scenario\": " << json_quote(plan.base_scenario)
      << ", \"ranks\": " << ri.size << ",\n \"cases\": [";
   for (std::size_t i = 0; i < outcomes.size(); ++i)
@@ -109,6 +111,7 @@ void write_sweep_json(const SweepPlan& plan, const SweepRunOptions& o, const Ran
        << ", \"ok\": " << (outcomes[i].ok ? "true" : "false") << ", \"rank\": " << outcomes[i].rank
        << ", \"error\": " << json_quote(outcomes[i].error) << "}";
   os << "]}\n";
+  write_text((fs::path(plan.out_dir) / "sweep.json").string(), os.str());
 }
 
 std::string padded(const std::string& name, std::size_t width) {

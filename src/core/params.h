@@ -44,6 +44,9 @@ class ParamSource {
   virtual std::string text_or_auto(const std::string& key) = 0;
   // Records `value` as what `key` resolved to (e.g. an `auto` resolved later).
   virtual void record(const std::string& key, const std::string& value) = 0;
+  // Leaves `key` out of what the section resolved to: a parameter that others make unused, so that the
+  // resolved scenario holds only what re-runs identically.
+  virtual void omit(const std::string& key) { (void)key; }
   // A nested section (absent = empty).
   virtual std::unique_ptr<ParamSource> section(const std::string& key) = 0;
   virtual void finish() const = 0;
@@ -85,6 +88,15 @@ class DefaultParams final : public ParamSource {
   [[noreturn]] void fail(const std::string& key, const std::string& reason) const override;
 };
 
+// A lower bound a time, rate or size parameter declares as the visit's last argument, e.g.
+//   v.time("period", period, "update period", kPositive);
+// for a period that divides or re-arms a timer (0 would divide by zero or loop without simulated time
+// passing).
+struct AtLeast {
+  std::uint64_t min = 0;
+};
+inline constexpr AtLeast kPositive{1};
+
 // The visitor that reads a parameter struct from a ParamSource.
 class ParamReader {
  public:
@@ -93,9 +105,21 @@ class ParamReader {
   void count(const char* n, std::uint64_t& v, const char*, std::uint64_t lo, std::uint64_t hi) {
     v = src_.count(n, v, lo, hi);
   }
-  void time(const char* n, TimePs& v, const char*) { v = src_.time(n, v); }
-  void rate(const char* n, RateBps& v, const char*) { v = src_.rate(n, v); }
-  void size(const char* n, Bytes& v, const char*) { v = src_.size(n, v); }
+  void time(const char* n, TimePs& v, const char*, AtLeast lo = {}) {
+    v = src_.time(n, v);
+    if (v < lo.min)
+      src_.fail(n, lo.min == 1 ? "must be positive" : "must be at least " + format_time(lo.min));
+  }
+  void rate(const char* n, RateBps& v, const char*, AtLeast lo = {}) {
+    v = src_.rate(n, v);
+    if (v < lo.min)
+      src_.fail(n, lo.min == 1 ? "must be positive" : "must be at least " + format_rate(lo.min));
+  }
+  void size(const char* n, Bytes& v, const char*, AtLeast lo = {}) {
+    v = src_.size(n, v);
+    if (v < lo.min)
+      src_.fail(n, lo.min == 1 ? "must be positive" : "must be at least " + format_size(lo.min));
+  }
   void flag(const char* n, bool& v, const char*) { v = src_.flag(n, v); }
   void text(const char* n, std::string& v, const char*) { v = src_.text(n, v); }
   void choice(const char* n, std::string& v, std::initializer_list<const char*> options, const char*) {
@@ -143,6 +167,10 @@ class ParamReader {
   void require(bool ok, const char* key, const std::string& reason) {
     if (!ok) src_.fail(key, reason);
   }
+  // `key` has no effect given the other fields: left out of the resolved scenario (ParamSource::omit).
+  void unused(bool is_unused, const char* key) {
+    if (is_unused) src_.omit(key);
+  }
 
  private:
   ParamSource& src_;
@@ -161,9 +189,15 @@ class ParamPrinter {
   void count(const char* name, std::uint64_t& v, const char* doc, std::uint64_t lo, std::uint64_t hi) {
     line(name, std::to_string(v), doc + range(std::to_string(lo), std::to_string(hi)));
   }
-  void time(const char* name, TimePs& v, const char* doc) { line(name, format_time(v), doc); }
-  void rate(const char* name, RateBps& v, const char* doc) { line(name, format_rate(v), doc); }
-  void size(const char* name, Bytes& v, const char* doc) { line(name, format_size(v), doc); }
+  void time(const char* name, TimePs& v, const char* doc, AtLeast lo = {}) {
+    line(name, format_time(v), doc + bound(lo, format_time(lo.min)));
+  }
+  void rate(const char* name, RateBps& v, const char* doc, AtLeast lo = {}) {
+    line(name, format_rate(v), doc + bound(lo, format_rate(lo.min)));
+  }
+  void size(const char* name, Bytes& v, const char* doc, AtLeast lo = {}) {
+    line(name, format_size(v), doc + bound(lo, format_size(lo.min)));
+  }
   void flag(const char* name, bool& v, const char* doc) { line(name, v ? "true" : "false", doc); }
   void text(const char* name, std::string& v, const char* doc) { line(name, v, doc); }
   void size_table(const char* name, std::vector<RateValue>& v, const char* doc) {
@@ -192,8 +226,13 @@ class ParamPrinter {
     visit_section(inner);
   }
   void require(bool, const char*, const std::string&) {}
+  void unused(bool, const char*) {}
 
  private:
+  static std::string bound(AtLeast lo, const std::string& min) {
+    if (lo.min == 0) return "";
+    return lo.min == 1 ? " (positive)" : " [>= " + min + "]";
+  }
   static std::string table(const std::vector<RateValue>& v, bool sizes) {
     std::string s = "{";
     for (const auto& e : v)

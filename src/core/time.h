@@ -14,6 +14,13 @@ constexpr TimePs kPsPerMs = 1'000'000'000;
 constexpr TimePs kPsPerSec = 1'000'000'000'000;
 constexpr TimePs kTimeNever = ~TimePs{0};
 
+// The largest time, size and rate an input may give (README "Limits"): 10^6 s of simulated time (11.6 days),
+// 10^15 B (1 PB) and 10^15 b/s, far beyond any datacenter run, and small enough that sums of a few of them
+// and their products with the other (rate x time, in 128 bits) never overflow.
+constexpr TimePs kMaxTimePs = 1'000'000 * kPsPerSec;
+constexpr Bytes kMaxBytes = 1'000'000'000'000'000;
+constexpr RateBps kMaxRateBps = 1'000'000'000'000'000;
+
 // Serialization time of `bytes` at `rate_bps`, rounded up to whole picoseconds (a packet never leaves early).
 inline TimePs tx_time_ps(Bytes bytes, RateBps rate_bps) {
   unsigned __int128 bits_ps = static_cast<unsigned __int128>(bytes) * 8u * kPsPerSec;

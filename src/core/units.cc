@@ -41,7 +41,7 @@ bool split_number(std::string_view text, double& value, std::string_view& suffix
 
 template <size_t N>
 std::optional<std::uint64_t> parse_with(std::string_view text, const std::array<Unit, N>& units,
-                                        bool plain_ok, bool plain_zero_only) {
+                                        bool plain_ok, bool plain_zero_only, std::uint64_t max) {
   double value = 0;
   std::string_view suffix;
   if (!split_number(text, value, suffix)) return std::nullopt;
@@ -55,7 +55,7 @@ std::optional<std::uint64_t> parse_with(std::string_view text, const std::array<
     if (scale == 0) return std::nullopt;
   }
   double v = value * static_cast<double>(scale);
-  if (v > 1.8e19) return std::nullopt;
+  if (v > static_cast<double>(max)) return std::nullopt;
   double r = std::round(v);
   // Sub-unit fractions (0.5ps, 1.5B) are malformed, not silently rounded.
   if (std::fabs(r - v) > 1e-6 * std::max(1.0, v)) return std::nullopt;
@@ -86,10 +86,22 @@ std::string format_with(std::uint64_t v, const std::array<Unit, N>& units, std::
 
 }  // namespace
 
-std::optional<TimePs> parse_time(std::string_view text) { return parse_with(text, kTimeUnits, false, true); }
-std::optional<Bytes> parse_size(std::string_view text) { return parse_with(text, kSizeUnits, true, true); }
+std::optional<TimePs> parse_time(std::string_view text) {
+  return parse_with(text, kTimeUnits, false, true, kMaxTimePs);
+}
+std::optional<Bytes> parse_size(std::string_view text) {
+  return parse_with(text, kSizeUnits, true, true, kMaxBytes);
+}
 std::optional<RateBps> parse_rate(std::string_view text) {
-  return parse_with(text, kRateUnits, false, false);
+  return parse_with(text, kRateUnits, false, false, kMaxRateBps);
+}
+
+std::optional<std::uint64_t> parse_uint(std::string_view text) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+  std::uint64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return v;
 }
 
 std::string format_time(TimePs t) { return format_with(t, kTimeUnits, "ps"); }

@@ -1,6 +1,7 @@
 // Parsing and printing of quantities with units: time (ps ns us ms s), size (B KB MB GB, KiB MiB GiB),
 // rate (bps Kbps Mbps Gbps Tbps). Parse functions return false on malformed text; callers build the error.
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +13,10 @@ namespace lossless {
 std::optional<TimePs> parse_time(std::string_view text);   // plain "0" accepted
 std::optional<Bytes> parse_size(std::string_view text);    // plain integer = bytes
 std::optional<RateBps> parse_rate(std::string_view text);  // unit required
+// Each rejects values above kMaxTimePs, kMaxBytes and kMaxRateBps (core/time.h).
+
+// A plain non-negative decimal integer: digits only (no sign, space, point or exponent), no overflow.
+std::optional<std::uint64_t> parse_uint(std::string_view text);
 
 std::string format_time(TimePs t);    // exact: largest unit that divides the value
 std::string format_size(Bytes b);     // exact

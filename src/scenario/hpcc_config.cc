@@ -5,11 +5,13 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <vector>
 
 #include "core/error.h"
 #include "core/units.h"
+#include "scenario/yaml_map.h"
 
 namespace lossless {
 namespace {
@@ -19,35 +21,113 @@ struct Entry {
   int line;
 };
 
+// What a key of the format holds, as the HPCC simulator reads it (third.cc): unsigned integers, 0/1 flags,
+// real numbers, ns-3 rates, paths, per-rate maps and LINK_DOWN's three integers.
+enum class Kind { kInt, kFlag, kReal, kRate, kPath, kMap, kTriple };
+
+struct KeySpec {
+  const char* key;
+  Kind kind;
+  double lo = 0, hi = 0;  // kInt, kReal: the accepted range
+};
+
+// Every key of the format. Each is checked whatever CC_MODE uses, so a typo in a key the mode ignores is
+// still an error.
+const std::vector<KeySpec>& key_specs() {
+  static const std::vector<KeySpec> specs = {
+      {"ENABLE_QCN", Kind::kFlag},
+      {"USE_DYNAMIC_PFC_THRESHOLD", Kind::kFlag},
+      {"PACKET_PAYLOAD_SIZE", Kind::kInt, 1, 65536},
+      {"TOPOLOGY_FILE", Kind::kPath},
+      {"FLOW_FILE", Kind::kPath},
+      {"TRACE_FILE", Kind::kPath},
+      {"TRACE_OUTPUT_FILE", Kind::kPath},
+      {"FCT_OUTPUT_FILE", Kind::kPath},
+      {"PFC_OUTPUT_FILE", Kind::kPath},
+      {"SIMULATOR_STOP_TIME", Kind::kReal, 1e-12, 1e6},
+      {"CC_MODE", Kind::kInt, 0, 100},
+      {"ALPHA_RESUME_INTERVAL", Kind::kReal, 1e-6, 1e12},
+      {"RATE_DECREASE_INTERVAL", Kind::kReal, 1e-6, 1e12},
+      {"CLAMP_TARGET_RATE", Kind::kFlag},
+      {"RP_TIMER", Kind::kReal, 1e-6, 1e12},
+      {"EWMA_GAIN", Kind::kReal, 0, 1},
+      {"FAST_RECOVERY_TIMES", Kind::kInt, 0, 1000},
+      {"RATE_AI", Kind::kRate},
+      {"RATE_HAI", Kind::kRate},
+      {"MIN_RATE", Kind::kRate},
+      {"DCTCP_RATE_AI", Kind::kRate},
+      {"ERROR_RATE_PER_LINK", Kind::kReal, 0, 1},
+      {"L2_CHUNK_SIZE", Kind::kInt, 0, 1e15},
+      {"L2_ACK_INTERVAL", Kind::kInt, 1, 1e15},
+      {"L2_BACK_TO_ZERO", Kind::kFlag},
+      {"HAS_WIN", Kind::kFlag},
+      {"GLOBAL_T", Kind::kFlag},
+      {"VAR_WIN", Kind::kFlag},
+      {"FAST_REACT", Kind::kFlag},
+      {"U_TARGET", Kind::kReal, 0.01, 1},
+      {"MI_THRESH", Kind::kInt, 0, 1000},
+      {"INT_MULTI", Kind::kInt, 1, 1e9},
+      {"MULTI_RATE", Kind::kFlag},
+      {"SAMPLE_FEEDBACK", Kind::kFlag},
+      {"PINT_LOG_BASE", Kind::kReal, 1e-9, 1e9},
+      {"PINT_PROB", Kind::kReal, 0, 1},
+      {"RATE_BOUND", Kind::kFlag},
+      {"ACK_HIGH_PRIO", Kind::kFlag},
+      {"LINK_DOWN", Kind::kTriple},
+      {"ENABLE_TRACE", Kind::kFlag},
+      {"KMAX_MAP", Kind::kMap},
+      {"KMIN_MAP", Kind::kMap},
+      {"PMAX_MAP", Kind::kMap},
+      {"BUFFER_SIZE", Kind::kInt, 1, 1e9},  // MiB
+      {"QLEN_MON_FILE", Kind::kPath},
+      {"QLEN_MON_START", Kind::kInt, 0, 1e18},
+      {"QLEN_MON_END", Kind::kInt, 0, 1e18},
+  };
+  return specs;
+}
+
+// A real number written in full: no trailing junk, finite.
+std::optional<double> parse_real(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
 class Config {
  public:
   explicit Config(std::string path) : path_(std::move(path)) {}
   std::map<std::string, Entry> entries;
 
-  [[noreturn]] void fail(const std::string& key, const std::string& reason) const {
+  std::string where(const std::string& key) const {
     auto it = entries.find(key);
-    std::string where = it == entries.end() ? path_ : path_ + ":" + std::to_string(it->second.line);
-    throw ConfigError(where, key, reason);
+    return it == entries.end() ? path_ : path_ + ":" + std::to_string(it->second.line);
+  }
+  [[noreturn]] void fail(const std::string& key, const std::string& reason) const {
+    throw ConfigError(where(key), key, reason);
   }
   bool has(const std::string& key) const { return entries.count(key) > 0; }
   const std::string& text(const std::string& key) const {
     auto it = entries.find(key);
     if (it == entries.end()) fail(key, "is required");
-    if (it->second.values.size() != 1) fail(key, "expects one value");
+    if (it->second.values.size() != 1)
+      fail(key, "expects one value (it has " + std::to_string(it->second.values.size()) + ")");
     return it->second.values[0];
   }
-  double number(const std::string& key, double def) const {
-    if (!has(key)) return def;
-    const std::string& s = text(key);
-    char* end = nullptr;
-    double v = std::strtod(s.c_str(), &end);
-    if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v))
-      fail(key, "'" + s + "' is not a number");
-    return v;
+  // The value of a key checked by validate(), or `def` when absent.
+  double number(const std::string& key, double def) const { return has(key) ? *parse_real(text(key)) : def; }
+  std::uint64_t integer(const std::string& key, std::uint64_t def) const {
+    return has(key) ? *parse_uint(text(key)) : def;
   }
-  // ns-3 DataRate text such as 20Mb/s.
+  bool flag(const std::string& key, bool def) const { return has(key) ? text(key) == "1" : def; }
+  // ns-3 DataRate text such as 20Mb/s, as our rate text (20Mbps).
   std::string rate(const std::string& key) const {
-    std::string s = text(key);
+    auto r = ns3_rate(text(key));
+    if (!r) fail(key, "malformed rate '" + text(key) + "' (e.g. 20Mb/s)");
+    return format_rate(*r);
+  }
+  static std::optional<RateBps> ns3_rate(std::string s) {
     for (auto [from, to] : {std::pair<const char*, const char*>{"Gb/s", "Gbps"},
                             {"Mb/s", "Mbps"},
                             {"Kb/s", "Kbps"},
@@ -56,8 +136,45 @@ class Config {
         s = s.substr(0, pos) + to;
         break;
       }
-    if (!parse_rate(s)) fail(key, "malformed rate '" + text(key) + "'");
-    return s;
+    return parse_rate(s);
+  }
+  // Every key against its kind and range.
+  void validate() const {
+    for (const auto& entry : entries) {
+      const std::string& key =
+          entry.first;  // a named variable: lambdas capture no structured bindings in clang 14
+      const auto& specs = key_specs();
+      auto spec = std::find_if(specs.begin(), specs.end(), [&](const KeySpec& k) { return key == k.key; });
+      if (spec == specs.end()) fail(key, "unknown key of the HPCC config format");
+      if (spec->kind == Kind::kMap || spec->kind == Kind::kTriple) continue;  // read where they are used
+      const std::string& v = text(key);
+      switch (spec->kind) {
+        case Kind::kInt: {
+          auto n = parse_uint(v);
+          if (!n) fail(key, "'" + v + "' is not a non-negative integer");
+          if (static_cast<double>(*n) < spec->lo || static_cast<double>(*n) > spec->hi)
+            fail(key,
+                 v + " is out of range [" + format_double(spec->lo) + ", " + format_double(spec->hi) + "]");
+          break;
+        }
+        case Kind::kFlag:
+          if (v != "0" && v != "1") fail(key, "'" + v + "' is not 0 or 1");
+          break;
+        case Kind::kReal: {
+          auto x = parse_real(v);
+          if (!x) fail(key, "'" + v + "' is not a number");
+          if (*x < spec->lo || *x > spec->hi)
+            fail(key,
+                 v + " is out of range [" + format_double(spec->lo) + ", " + format_double(spec->hi) + "]");
+          break;
+        }
+        case Kind::kRate:
+          if (!ns3_rate(v) || *ns3_rate(v) == 0) fail(key, "malformed rate '" + v + "' (e.g. 20Mb/s)");
+          break;
+        default:
+          break;
+      }
+    }
   }
   // Accepts the key only with one of the listed values (features lossless does not model otherwise).
   void only(const std::string& key, std::initializer_list<double> allowed, const std::string& why) const {
@@ -70,24 +187,33 @@ class Config {
   std::string path_;
 };
 
+// `N rate1 value1 ... rateN valueN`, rates in bits per second (integers, as the simulator reads them), values
+// in KB (kilobytes) or plain numbers in [0, 1].
 YAML::Node rate_map(const Config& c, const std::string& key, bool kilobytes) {
   const auto& v = c.entries.at(key).values;
-  if (v.empty()) c.fail(key, "expects 'N rate1 value1 ... rateN valueN'");
-  int n = std::atoi(v[0].c_str());
-  if (n <= 0 || v.size() != static_cast<std::size_t>(1 + 2 * n))
-    c.fail(key, "expects 'N rate1 value1 ... rateN valueN'");
+  const std::string form = "expects 'N rate1 value1 ... rateN valueN' with rates in bits per second";
+  auto n = v.empty() ? std::nullopt : parse_uint(v[0]);
+  if (!n || *n == 0 || *n > 1000 || v.size() != 1 + 2 * *n) c.fail(key, form);
   YAML::Node m(YAML::NodeType::Map);
-  for (int i = 0; i < n; ++i) {
-    char* end = nullptr;
-    double bps = std::strtod(v[1 + 2 * i].c_str(), &end);
-    if (bps <= 0) c.fail(key, "malformed rate '" + v[1 + 2 * i] + "' (bits per second)");
-    double val = std::strtod(v[2 + 2 * i].c_str(), &end);
-    if (val < 0 || *end) c.fail(key, "malformed value '" + v[2 + 2 * i] + "'");
-    std::string rate = format_rate(static_cast<RateBps>(bps));
+  std::vector<RateBps> seen;
+  for (std::size_t i = 0; i < *n; ++i) {
+    const std::string& rate_text = v[1 + 2 * i];
+    const std::string& value_text = v[2 + 2 * i];
+    auto bps = parse_uint(rate_text);
+    if (!bps || *bps == 0 || *bps > kMaxRateBps)
+      c.fail(key, "malformed rate '" + rate_text + "' (an integer of bits per second)");
+    if (std::find(seen.begin(), seen.end(), *bps) != seen.end())
+      c.fail(key, "rate " + rate_text + " is given twice");
+    seen.push_back(*bps);
+    auto val = parse_real(value_text);
+    if (!val || *val < 0 || (kilobytes ? *val * 1000 > static_cast<double>(kMaxBytes) : *val > 1))
+      c.fail(key, "malformed value '" + value_text + "'" +
+                      (kilobytes ? " (kilobytes)" : " (a probability in [0, 1])"));
+    const std::string rate = format_rate(*bps);
     if (kilobytes)
-      m[rate] = format_size(static_cast<Bytes>(std::llround(val * 1000)));
+      m[rate] = format_size(static_cast<Bytes>(std::llround(*val * 1000)));
     else
-      m[rate] = format_double(val);
+      m[rate] = format_double(*val);
   }
   return m;
 }
@@ -96,8 +222,13 @@ YAML::Node rate_map(const Config& c, const std::string& key, bool kilobytes) {
 
 HpccConfig read_hpcc_config(const std::string& path) {
   namespace fs = std::filesystem;
+  check_path_length(path, path, "");
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw ConfigError(path, "", "no such file");
+  if (fs::is_directory(path, ec)) throw ConfigError(path, "", "is a directory, not a config file");
+  if (!fs::is_regular_file(path, ec)) throw ConfigError(path, "", "is not a regular file");
   std::ifstream in(path);
-  if (!in) throw ConfigError(path, "", "no such file");
+  if (!in) throw ConfigError(path, "", "cannot open the file");
   Config c(path);
   std::string line;
   int lineno = 0;
@@ -111,56 +242,7 @@ HpccConfig read_hpcc_config(const std::string& path) {
     if (c.entries.count(key)) throw ConfigError(path + ":" + std::to_string(lineno), key, "given twice");
     c.entries[key] = e;
   }
-  static const std::vector<std::string> known = {"ENABLE_QCN",
-                                                 "USE_DYNAMIC_PFC_THRESHOLD",
-                                                 "PACKET_PAYLOAD_SIZE",
-                                                 "TOPOLOGY_FILE",
-                                                 "FLOW_FILE",
-                                                 "TRACE_FILE",
-                                                 "TRACE_OUTPUT_FILE",
-                                                 "FCT_OUTPUT_FILE",
-                                                 "PFC_OUTPUT_FILE",
-                                                 "SIMULATOR_STOP_TIME",
-                                                 "CC_MODE",
-                                                 "ALPHA_RESUME_INTERVAL",
-                                                 "RATE_DECREASE_INTERVAL",
-                                                 "CLAMP_TARGET_RATE",
-                                                 "RP_TIMER",
-                                                 "EWMA_GAIN",
-                                                 "FAST_RECOVERY_TIMES",
-                                                 "RATE_AI",
-                                                 "RATE_HAI",
-                                                 "MIN_RATE",
-                                                 "DCTCP_RATE_AI",
-                                                 "ERROR_RATE_PER_LINK",
-                                                 "L2_CHUNK_SIZE",
-                                                 "L2_ACK_INTERVAL",
-                                                 "L2_BACK_TO_ZERO",
-                                                 "HAS_WIN",
-                                                 "GLOBAL_T",
-                                                 "VAR_WIN",
-                                                 "FAST_REACT",
-                                                 "U_TARGET",
-                                                 "MI_THRESH",
-                                                 "INT_MULTI",
-                                                 "MULTI_RATE",
-                                                 "SAMPLE_FEEDBACK",
-                                                 "PINT_LOG_BASE",
-                                                 "PINT_PROB",
-                                                 "RATE_BOUND",
-                                                 "ACK_HIGH_PRIO",
-                                                 "LINK_DOWN",
-                                                 "ENABLE_TRACE",
-                                                 "KMAX_MAP",
-                                                 "KMIN_MAP",
-                                                 "PMAX_MAP",
-                                                 "BUFFER_SIZE",
-                                                 "QLEN_MON_FILE",
-                                                 "QLEN_MON_START",
-                                                 "QLEN_MON_END"};
-  for (const auto& [key, e] : c.entries)
-    if (std::find(known.begin(), known.end(), key) == known.end())
-      throw ConfigError(path + ":" + std::to_string(e.line), key, "unknown key of the HPCC config format");
+  c.validate();
 
   // Features the HPCC simulator has but lossless does not model: accepted only when switched off.
   c.only("ERROR_RATE_PER_LINK", {0}, "random link errors are not modelled");
@@ -173,89 +255,112 @@ HpccConfig read_hpcc_config(const std::string& path) {
          "use a lossless scenario with switch.pfc.threshold: static instead");
   if (c.has("LINK_DOWN") && c.entries.at("LINK_DOWN").values != std::vector<std::string>{"0", "0", "0"})
     c.fail("LINK_DOWN", "link failures are not modelled (only '0 0 0')");
-  if (c.number("QLEN_MON_START", 0) < c.number("QLEN_MON_END", 0))
+  if (c.integer("QLEN_MON_START", 0) < c.integer("QLEN_MON_END", 0))
     c.fail("QLEN_MON_END",
            "queue-length histograms are not written; use a lossless scenario's monitor.queues");
 
   const fs::path dir = fs::path(path).parent_path();
   auto resolve = [&](const std::string& key) {
     fs::path p = c.text(key);
-    return fs::absolute(p.is_relative() ? dir / p : p).lexically_normal().string();
+    std::string full = fs::absolute(p.is_relative() ? dir / p : p).lexically_normal().string();
+    check_path_length(full, c.where(key), key);
+    return full;
   };
   HpccConfig out;
+  out.file = path;
+  // Each scenario key written from a config key remembers it: errors found in the scenario name the config's.
+  auto from = [&](const std::string& scenario_key, const std::string& config_key) {
+    if (c.has(config_key)) out.origin[scenario_key] = {config_key, c.entries.at(config_key).line};
+  };
   YAML::Node s(YAML::NodeType::Map);
   s["name"] = fs::path(path).stem().string();
   s["seed"] = 1;
   s["topology"]["type"] = "hpcc_file";
   s["topology"]["path"] = resolve("TOPOLOGY_FILE");
+  from("topology.path", "TOPOLOGY_FILE");
   YAML::Node wl(YAML::NodeType::Sequence);
   YAML::Node flows(YAML::NodeType::Map);
   flows["type"] = "hpcc_flow_file";
   flows["path"] = resolve("FLOW_FILE");
+  from("workload.0.path", "FLOW_FILE");
   wl.push_back(flows);
   s["workload"] = wl;
   if (c.has("SIMULATOR_STOP_TIME")) {
-    double stop = c.number("SIMULATOR_STOP_TIME", 0);
-    if (stop <= 0) c.fail("SIMULATOR_STOP_TIME", "must be positive (seconds)");
+    const double stop = c.number("SIMULATOR_STOP_TIME", 0);
     s["stop"] = format_time(static_cast<TimePs>(std::llround(stop * 1e12)));
+    from("stop", "SIMULATOR_STOP_TIME");
   }
 
   YAML::Node sw(YAML::NodeType::Map);
   // BUFFER_SIZE is in MiB: the simulator configures buffer_size * 1024 * 1024 bytes (third.cc).
-  if (c.has("BUFFER_SIZE"))
-    sw["buffer"] = format_size(static_cast<Bytes>(std::llround(c.number("BUFFER_SIZE", 0) * 1024 * 1024)));
+  if (c.has("BUFFER_SIZE")) sw["buffer"] = format_size(c.integer("BUFFER_SIZE", 0) * 1024 * 1024);
+  from("switch.buffer", "BUFFER_SIZE");
   sw["pfc"]["threshold"] = "dynamic";
-  sw["ecn"]["enabled"] = c.number("ENABLE_QCN", 1) != 0;
+  sw["ecn"]["enabled"] = c.flag("ENABLE_QCN", true);
   if (c.has("KMIN_MAP")) sw["ecn"]["kmin"] = rate_map(c, "KMIN_MAP", true);
   if (c.has("KMAX_MAP")) sw["ecn"]["kmax"] = rate_map(c, "KMAX_MAP", true);
   if (c.has("PMAX_MAP")) sw["ecn"]["pmax"] = rate_map(c, "PMAX_MAP", false);
+  from("switch.ecn.kmin", "KMIN_MAP");
+  from("switch.ecn.kmax", "KMAX_MAP");
+  from("switch.ecn.pmax", "PMAX_MAP");
   s["switch"] = sw;
 
   YAML::Node nic(YAML::NodeType::Map);
-  double mtu = c.number("PACKET_PAYLOAD_SIZE", 1000);
-  if (mtu < 1) c.fail("PACKET_PAYLOAD_SIZE", "must be at least 1");
-  nic["mtu"] = format_size(static_cast<Bytes>(mtu));
+  const std::uint64_t mtu = c.integer("PACKET_PAYLOAD_SIZE", 1000);
+  nic["mtu"] = format_size(mtu);
+  from("nic.mtu", "PACKET_PAYLOAD_SIZE");
   // L2_ACK_INTERVAL is in bytes: an ACK each time that many bytes have arrived, i.e. every ceil(x/mtu)
   // packets.
-  double ack_bytes = c.number("L2_ACK_INTERVAL", 1);
-  if (ack_bytes < 1) c.fail("L2_ACK_INTERVAL", "must be at least 1 byte");
-  auto ack_packets = static_cast<long long>(std::ceil(ack_bytes / mtu));
+  const std::uint64_t ack_packets = (c.integer("L2_ACK_INTERVAL", 1) + mtu - 1) / mtu;
   nic["ack_interval"] = ack_packets;
+  from("nic.ack_interval", "L2_ACK_INTERVAL");
   if (ack_packets > 1 && c.has("L2_CHUNK_SIZE"))
     c.fail("L2_CHUNK_SIZE",
            "extra ACKs at chunk boundaries are not modelled; use L2_ACK_INTERVAL <= PACKET_PAYLOAD_SIZE");
   // ACK_HIGH_PRIO raises ACK/NACK only in the sending NIC (its ACK queue is then checked against the pause of
   // priority 0, never set): the simulator's switches never get the setting (SwitchNode's AckHighPrio
   // attribute keeps its default 0), so they queue ACKs at the data packet's priority, FIFO with data.
-  nic["ack_priority"] = c.number("ACK_HIGH_PRIO", 0) != 0 ? "data_unpaused" : "data";
+  nic["ack_priority"] = c.flag("ACK_HIGH_PRIO", false) ? "data_unpaused" : "data";
   nic["cnp_interval"] = "0";  // the HPCC code marks the ACK of each CE packet as a CNP
   // ACK/NACK on the wire in the simulator: padded to 60 B (RdmaHw::ReceiveUdp) without an INT stack, i.e. in
   // every mode but HPCC's (CC_MODE 3), whose ACK carries the fixed 42-B INT header (lossless: ack_size + 8 B
   // per INT record).
-  if (c.number("CC_MODE", -1) != 3) nic["ack_size"] = "60B";
+  if (c.integer("CC_MODE", 0) != 3) nic["ack_size"] = "60B";
   s["nic"] = nic;
 
   YAML::Node cc(YAML::NodeType::Map);
   YAML::Node params(YAML::NodeType::Map);
-  int mode = static_cast<int>(c.number("CC_MODE", -1));
   if (!c.has("CC_MODE")) c.fail("CC_MODE", "is required");
-  bool has_win = c.number("HAS_WIN", 0) != 0;
-  std::string window = !has_win ? "none" : (c.number("VAR_WIN", 0) != 0 ? "bdp" : "bdp_fixed");
+  const std::uint64_t mode = c.integer("CC_MODE", 0);
+  const bool has_win = c.flag("HAS_WIN", false);
+  std::string window = !has_win ? "none" : (c.flag("VAR_WIN", false) ? "bdp" : "bdp_fixed");
   // Each copies a config key, when present, into a cc parameter in that parameter's unit.
   auto copy_us = [&](const char* key, const char* param) {
-    if (c.has(key)) params[param] = format_time(static_cast<TimePs>(std::llround(c.number(key, 0) * 1e6)));
+    if (!c.has(key)) return;
+    const double ps = c.number(key, 0) * 1e6;
+    if (std::llround(ps) == 0) c.fail(key, "must be at least 1 ps (the value is in microseconds)");
+    params[param] = format_time(static_cast<TimePs>(std::llround(ps)));
+    from(std::string("cc.params.") + param, key);
   };
   auto copy_rate = [&](const char* key, const char* param) {
-    if (c.has(key)) params[param] = c.rate(key);
+    if (!c.has(key)) return;
+    params[param] = c.rate(key);
+    from(std::string("cc.params.") + param, key);
   };
   auto copy_real = [&](const char* key, const char* param) {
-    if (c.has(key)) params[param] = format_double(c.number(key, 0));
+    if (!c.has(key)) return;
+    params[param] = format_double(c.number(key, 0));
+    from(std::string("cc.params.") + param, key);
   };
   auto copy_count = [&](const char* key, const char* param) {
-    if (c.has(key)) params[param] = static_cast<long long>(c.number(key, 0));
+    if (!c.has(key)) return;
+    params[param] = c.integer(key, 0);
+    from(std::string("cc.params.") + param, key);
   };
   auto copy_flag = [&](const char* key, const char* param) {
-    if (c.has(key)) params[param] = c.number(key, 0) != 0;
+    if (!c.has(key)) return;
+    params[param] = c.flag(key, false);
+    from(std::string("cc.params.") + param, key);
   };
   switch (mode) {
     case 1:
@@ -299,18 +404,36 @@ HpccConfig read_hpcc_config(const std::string& path) {
   }
   copy_rate("MIN_RATE", "min_rate");
   params["window"] = window;
+  from("cc.params.window", "HAS_WIN");
   cc["params"] = params;
   s["cc"] = cc;
-  // Keys with no effect in the chosen mode are accepted, as the HPCC simulator ignores them too: the DCQCN
-  // knobs outside mode 1, PINT_* outside mode 10, INT_MULTI (lossless records INT values exactly, without the
-  // simulator's fixed-width encoding), TRACE_FILE/TRACE_OUTPUT_FILE with tracing off, QLEN_MON_FILE with the
-  // monitor window empty.
+  // Keys with no effect in the chosen mode are checked (validate) but otherwise ignored, as the HPCC
+  // simulator ignores them: the DCQCN knobs outside mode 1, PINT_* outside mode 10, INT_MULTI (lossless
+  // records INT values exactly, without the simulator's fixed-width encoding), TRACE_FILE/TRACE_OUTPUT_FILE
+  // with tracing off, QLEN_MON_FILE with the monitor window empty.
   s["output"]["hpcc_fct"] = true;
   s["monitor"]["pfc"] = true;
   out.scenario = s;
   if (c.has("FCT_OUTPUT_FILE")) out.fct_output = resolve("FCT_OUTPUT_FILE");
   if (c.has("PFC_OUTPUT_FILE")) out.pfc_output = resolve("PFC_OUTPUT_FILE");
   return out;
+}
+
+Scenario parse_hpcc_scenario(const HpccConfig& cfg, const ScenarioOverrides& overrides) {
+  try {
+    return parse_scenario(cfg.scenario, cfg.file, overrides);
+  } catch (const ConfigError& e) {
+    // The scenario key came from a config key: name that key and its line, and the value as translated.
+    for (std::string key = e.key(); !key.empty();) {
+      auto it = cfg.origin.find(key);
+      if (it != cfg.origin.end())
+        throw ConfigError(cfg.file + ":" + std::to_string(it->second.second), it->second.first,
+                          e.reason() + " (read as the scenario's " + e.key() + ")");
+      const auto dot = key.rfind('.');
+      key.resize(dot == std::string::npos ? 0 : dot);
+    }
+    throw;
+  }
 }
 
 }  // namespace lossless

@@ -1,8 +1,10 @@
 #include "scenario/scenario.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "core/error.h"
@@ -18,8 +20,25 @@
 namespace lossless {
 namespace {
 
-bool is_index(const std::string& s) {
-  return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+bool is_index(const std::string& s) { return parse_uint(s).has_value(); }
+
+// A plain decimal index below `limit`, or nothing (not a number, too large).
+std::optional<std::uint64_t> index_below(const std::string& s, std::uint64_t limit) {
+  auto v = parse_uint(s);
+  if (!v || *v >= limit) return std::nullopt;
+  return v;
+}
+
+// A file the scenario names at `key`: a readable path, not a folder.
+void check_input_file(const YamlMap& m, const std::string& key, const std::string& path) {
+  const std::string where = where_of(m.file(), m.node().IsMap() ? m.node()[key] : YAML::Node());
+  check_path_length(path, where, m.key_path(key));
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(st)) m.fail(key, "no such file: " + path);
+  if (std::filesystem::is_directory(st)) m.fail(key, path + " is a directory, not a file");
+  // A device or pipe (/dev/zero) could be read forever.
+  if (!std::filesystem::is_regular_file(st)) m.fail(key, path + " is not a regular file");
 }
 
 LinkSpec read_link(YamlMap& parent, const std::string& key, LinkSpec def) {
@@ -37,12 +56,11 @@ std::uint32_t read_node_name(const YamlMap& m, const YAML::Node& n, const std::s
   if (!n.IsScalar()) m.fail_at(n, key, "node must be h<i>, s<j> or a numeric id");
   std::string s = n.Scalar();
   if (s.size() > 1 && (s[0] == 'h' || s[0] == 's') && is_index(s.substr(1))) {
-    std::uint64_t i = std::stoull(s.substr(1));
-    if (s[0] == 'h' && i < t.hosts) return static_cast<std::uint32_t>(i);
-    if (s[0] == 's' && i < t.switches) return t.switch_node(static_cast<std::uint32_t>(i));
+    if (auto i = index_below(s.substr(1), s[0] == 'h' ? t.hosts : t.switches))
+      return s[0] == 'h' ? static_cast<std::uint32_t>(*i) : t.switch_node(static_cast<std::uint32_t>(*i));
     m.fail_at(n, key, "node '" + s + "' does not exist");
   }
-  if (is_index(s) && std::stoull(s) < t.nodes()) return static_cast<std::uint32_t>(std::stoull(s));
+  if (auto id = index_below(s, t.nodes())) return static_cast<std::uint32_t>(*id);
   m.fail_at(n, key, "node '" + s + "' is not h<i>, s<j> or a node id below " + std::to_string(t.nodes()));
 }
 
@@ -54,15 +72,25 @@ Topology read_topology(YamlMap m, const std::string& scenario_dir) {
   auto positive = [&](const std::string& key, std::uint64_t def) {
     return static_cast<std::uint32_t>(m.count(key, def, 1, 1'000'000));
   };
+  // The size of a built shape is checked (in 64 bits) before anything is built.
+  const std::string where = where_of(m.file(), m.node());
+  auto size_ok = [&](std::uint64_t hosts, std::uint64_t switches, std::uint64_t links) {
+    check_topology_size(hosts, switches, links, where, "topology");
+  };
   Topology t;
   if (type == "star") {
-    t = make_star(positive("hosts", 17), read_link(m, "host_link", host_default));
+    std::uint32_t hosts = positive("hosts", 17);
+    size_ok(hosts, 1, hosts);
+    t = make_star(hosts, read_link(m, "host_link", host_default));
   } else if (type == "dumbbell") {
     std::uint32_t l = positive("left", 8), r = positive("right", 8);
+    size_ok(std::uint64_t{l} + r, 2, std::uint64_t{l} + r + 1);
     t = make_dumbbell(l, r, read_link(m, "host_link", host_default), read_link(m, "core_link", host_default));
   } else if (type == "leaf_spine") {
     std::uint32_t leaves = positive("leaves", 4), spines = positive("spines", 4),
                   hpl = positive("hosts_per_leaf", 16);
+    size_ok(std::uint64_t{leaves} * hpl, std::uint64_t{leaves} + spines,
+            std::uint64_t{leaves} * hpl + std::uint64_t{leaves} * spines);
     t = make_leaf_spine(leaves, spines, hpl, read_link(m, "host_link", host_default),
                         read_link(m, "fabric_link", fabric_default));
   } else if (type == "fat_tree") {
@@ -72,11 +100,16 @@ Topology read_topology(YamlMap m, const std::string& scenario_dir) {
       if (k % 2) m.fail("k", "must be even");
       for (const char* key : {"pods", "tors_per_pod", "aggs_per_pod", "cores", "hosts_per_tor"})
         if (m.has(key)) m.fail(key, "give either k or the explicit form, not both");
+      const std::uint64_t h = k / 2;
+      size_ok(k * h * h, k * h * 2 + h * h, k * h * h * 3);
       t = make_fat_tree_k(k, hl, fl);
     } else {
       std::uint32_t pods = positive("pods", 4), tors = positive("tors_per_pod", 2),
                     aggs = positive("aggs_per_pod", 2), cores = positive("cores", 4),
                     hpt = positive("hosts_per_tor", 2);
+      const std::uint64_t all_tors = std::uint64_t{pods} * tors, all_aggs = std::uint64_t{pods} * aggs;
+      size_ok(all_tors * hpt, all_tors + all_aggs + cores,
+              all_tors * hpt + all_tors * aggs + all_aggs * std::max<std::uint64_t>(1, cores / aggs + 1));
       t = make_fat_tree(pods, tors, aggs, cores, hpt, hl, fl);
     }
   } else if (type == "hpcc_file") {
@@ -84,6 +117,7 @@ Topology read_topology(YamlMap m, const std::string& scenario_dir) {
     if (path.empty()) m.fail("path", "hpcc_file needs a path to the topology file");
     std::filesystem::path p(path);
     if (p.is_relative()) p = std::filesystem::path(scenario_dir) / p;
+    check_input_file(m, "path", p.string());
     t = read_hpcc_topology(p.string());
   } else {  // custom
     t.hosts = positive("hosts", 2);
@@ -91,19 +125,22 @@ Topology read_topology(YamlMap m, const std::string& scenario_dir) {
     YAML::Node links = m.raw("links");
     if (!links.IsSequence() || links.size() == 0)
       m.fail("links", "custom topology needs a list of [a, b, rate, delay]");
+    size_ok(t.hosts, t.switches, links.size());
+    t.source = m.file();
     YAML::Node out_links(YAML::NodeType::Sequence);
     for (std::size_t i = 0; i < links.size(); ++i) {
       const YAML::Node& l = links[i];
       std::string key = "links." + std::to_string(i);
       if (!l.IsSequence() || l.size() != 4) m.fail_at(l, key, "expected [a, b, rate, delay]");
       TopoLink tl{read_node_name(m, l[0], key, t), read_node_name(m, l[1], key, t), 0, 0};
-      auto rate = parse_rate(l[2].Scalar());
-      if (!rate || *rate == 0) m.fail_at(l[2], key, "malformed rate '" + l[2].Scalar() + "'");
-      auto delay = parse_time(l[3].Scalar());
-      if (!delay) m.fail_at(l[3], key, "malformed delay '" + l[3].Scalar() + "'");
+      auto rate = l[2].IsScalar() ? parse_rate(l[2].Scalar()) : std::nullopt;
+      if (!rate || *rate == 0) m.fail_at(l[2], key, "malformed rate (e.g. 100Gbps)");
+      auto delay = l[3].IsScalar() ? parse_time(l[3].Scalar()) : std::nullopt;
+      if (!delay) m.fail_at(l[3], key, "malformed delay (e.g. 1us)");
       tl.rate_bps = *rate;
       tl.delay_ps = *delay;
       t.links.push_back(tl);
+      t.link_line.push_back(static_cast<std::uint32_t>(l.Mark().line + 1));
       YAML::Node o(YAML::NodeType::Sequence);
       o.push_back(t.node_name(tl.a));
       o.push_back(t.node_name(tl.b));
@@ -114,7 +151,7 @@ Topology read_topology(YamlMap m, const std::string& scenario_dir) {
     m.set_out("links", out_links);
   }
   m.finish();
-  check_topology(t, m.file(), "topology");
+  check_topology(t, where, "topology");
   return t;
 }
 
@@ -164,7 +201,8 @@ SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, 
 
   // Each switch must hold its reserves and (lossless) headrooms with room left for a shared pool.
   bool lossless = c.lossless();
-  std::vector<Bytes> fixed(topo.switches, 0);
+  // In 128 bits: sizes up to kMaxBytes on up to kMaxPortsPerNode ports.
+  std::vector<unsigned __int128> fixed(topo.switches, 0);
   std::vector<std::uint32_t> nports(topo.switches, 0);
   for (const auto& l : topo.links)
     for (std::uint32_t node : {l.a, l.b})
@@ -176,9 +214,11 @@ SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, 
         ++nports[s];
       }
   for (std::uint32_t s = 0; s < topo.switches; ++s) {
-    Bytes need = fixed[s] + c.shared_buffer_bytes;
+    const unsigned __int128 need = fixed[s] + c.shared_buffer_bytes;
     if (need >= c.buffer_bytes)
-      m.fail("buffer", format_size(c.buffer_bytes) + " is smaller than the " + std::to_string(need) +
+      m.fail("buffer", format_size(c.buffer_bytes) + " is smaller than the " +
+                           (need > kMaxBytes ? "more than " + format_size(kMaxBytes)
+                                             : std::to_string(static_cast<Bytes>(need))) +
                            " B that switch " + topo.node_name(topo.switch_node(s)) +
                            " needs for PFC headroom and reserve on its " + std::to_string(nports[s]) +
                            " ports" + (c.shared_buffer_bytes ? " plus the shared pool" : "") +
@@ -212,9 +252,9 @@ std::vector<std::uint32_t> read_host_set(const YamlMap& m, const YAML::Node& n, 
     }
     auto dash = s.find('-');
     std::string a = s.substr(0, dash), b = dash == std::string::npos ? a : s.substr(dash + 1);
-    if (!is_index(a) || !is_index(b) || a.size() > 9 || b.size() > 9)
-      m.fail_at(item, key, "'" + s + "' is not a host id or range");
-    std::uint64_t lo = std::stoull(a), hi = std::stoull(b);
+    auto lo_id = parse_uint(a), hi_id = parse_uint(b);
+    if (!lo_id || !hi_id) m.fail_at(item, key, "'" + s + "' is not a host id or range");
+    std::uint64_t lo = *lo_id, hi = *hi_id;
     if (lo > hi) m.fail_at(item, key, "range '" + s + "' is empty");
     if (hi >= hosts)
       m.fail_at(item, key,
@@ -255,9 +295,13 @@ std::uint32_t read_host(YamlMap& m, const std::string& key, std::uint32_t hosts,
   return static_cast<std::uint32_t>(v);
 }
 
+// `budget`: how many more flows the run may hold (kMaxFlows less the entries before).
 std::vector<Flow> read_workload_entry(YamlMap m, std::uint32_t index, const Topology& topo,
                                       const std::vector<RateBps>& host_rate, std::uint64_t seed,
-                                      const std::string& scenario_dir, std::uint8_t default_prio) {
+                                      const std::string& scenario_dir, std::uint8_t default_prio,
+                                      std::uint64_t budget) {
+  const std::string too_many =
+      "flows in the run: at most " + std::to_string(kMaxFlows) + " (README \"Limits\")";
   std::string type = m.choice("type", "poisson", {"poisson", "incast", "flows", "hpcc_flow_file"});
   if (!m.has("type")) m.fail("type", "is required (poisson, incast, flows or hpcc_flow_file)");
   auto prio = [&] { return static_cast<std::uint8_t>(m.count("priority", default_prio, 1, 7)); };
@@ -286,11 +330,24 @@ std::vector<Flow> read_workload_entry(YamlMap m, std::uint32_t index, const Topo
       m.set_out("dst_hosts", host_set_out(s.dst_hosts, topo.hosts));
     }
     s.priority = prio();
+    check_path_length(cdf_name, where_of(m.file(), m.node()["cdf"]), m.key_path("cdf"));
     std::string path = resolve_cdf_path(cdf_name, scenario_dir);
-    if (!std::filesystem::exists(path))
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
       m.fail("cdf", "no CDF named '" + cdf_name + "' (looked for " + path + ")");
+    if (std::filesystem::is_directory(path, ec)) m.fail("cdf", path + " is a directory, not a CDF file");
+    if (!std::filesystem::is_regular_file(path, ec)) m.fail("cdf", path + " is not a regular file");
     SizeCdf cdf = SizeCdf::load(path);
-    flows = generate_poisson(s, cdf, host_rate, seed, index);
+    // The expected number of arrivals, before any is drawn: load x rate x duration / mean size per sender.
+    double expected = 0;
+    for (std::uint32_t h : s.hosts)
+      expected += s.load * static_cast<double>(host_rate[h]) * static_cast<double>(s.duration_ps) /
+                  (cdf.mean_bytes(s.sampling) * 8.0 * static_cast<double>(kPsPerSec));
+    if (expected > static_cast<double>(budget))
+      m.fail("duration", "would start about " + format_double(std::round(expected)) + " " + too_many);
+    flows = generate_poisson(s, cdf, host_rate, seed, index, budget);
+    if (flows.size() > budget)
+      m.fail("duration", "starts more than " + std::to_string(budget) + " " + too_many);
   } else if (type == "incast") {
     IncastSpec s;
     s.receiver = read_host(m, "receiver", topo.hosts, true);
@@ -305,6 +362,11 @@ std::vector<Flow> read_workload_entry(YamlMap m, std::uint32_t index, const Topo
     s.count = static_cast<std::uint32_t>(m.count("count", 1, 1, 1'000'000));
     s.period_ps = m.time("period", 0);
     if (s.count > 1 && s.period_ps == 0) m.fail("period", "must be positive when count > 1");
+    if (static_cast<unsigned __int128>(s.count - 1) * s.period_ps + s.start_ps > kMaxTimePs)
+      m.fail("period", "the last round would start after " + format_time(kMaxTimePs));
+    if (std::uint64_t{s.count} * s.senders.size() > budget)
+      m.fail("count", std::to_string(s.count) + " rounds of " + std::to_string(s.senders.size()) +
+                          " senders exceed the " + too_many);
     s.priority = prio();
     flows = generate_incast(s);
     RateBps cap = m.rate("rate", 0);
@@ -312,6 +374,7 @@ std::vector<Flow> read_workload_entry(YamlMap m, std::uint32_t index, const Topo
   } else if (type == "flows") {
     YAML::Node list = m.raw("flows");
     if (!list.IsSequence() || list.size() == 0) m.fail("flows", "expected a list of {src, dst, size, start}");
+    if (list.size() > budget) m.fail("flows", std::to_string(list.size()) + " " + too_many);
     YAML::Node out(YAML::NodeType::Sequence);
     for (std::size_t i = 0; i < list.size(); ++i) {
       YAML::Node o(YAML::NodeType::Map);
@@ -336,10 +399,11 @@ std::vector<Flow> read_workload_entry(YamlMap m, std::uint32_t index, const Topo
     if (path.empty()) m.fail("path", "hpcc_flow_file needs a path");
     std::filesystem::path p(path);
     if (p.is_relative()) p = std::filesystem::path(scenario_dir) / p;
+    check_input_file(m, "path", p.string());
     std::unordered_map<std::uint32_t, std::uint32_t> host_of;
     for (std::uint32_t h = 0; h < topo.hosts; ++h)
       host_of[topo.external_id.empty() ? h : topo.external_id[h]] = h;
-    flows = read_hpcc_flow_file(p.string(), host_of);
+    flows = read_hpcc_flow_file(p.string(), host_of, budget);
   }
   m.finish();
   return flows;
@@ -359,17 +423,29 @@ MonitorConfig read_monitor(YamlMap m, const Topology& topo, std::size_t flows) {
     } else {
       if (!where.IsSequence())
         q.fail("where", "expected all_switch_ports or a list like [\"s0:3\", \"s1:*\"]");
+      // Ports of a switch are numbered in the order of its links.
+      std::vector<std::uint32_t> ports(topo.switches, 0);
+      for (const auto& l : topo.links)
+        for (std::uint32_t node : {l.a, l.b})
+          if (!topo.is_host(node)) ++ports[node - topo.hosts];
       for (const auto& item : where) {
         std::string s = item.IsScalar() ? item.Scalar() : "";
         auto colon = s.find(':');
         std::string sw = s.substr(0, colon), port = colon == std::string::npos ? "*" : s.substr(colon + 1);
-        if (sw.size() < 2 || sw[0] != 's' || !is_index(sw.substr(1)) ||
-            std::stoull(sw.substr(1)) >= topo.switches)
+        auto sw_index =
+            sw.size() > 1 && sw[0] == 's' ? index_below(sw.substr(1), topo.switches) : std::nullopt;
+        if (!sw_index)
           q.fail_at(item, "where", "'" + s + "' does not name a switch port (s<j>:<port> or s<j>:*)");
-        if (port != "*" && !is_index(port))
-          q.fail_at(item, "where", "'" + s + "': port must be a number or *");
-        c.queue_ports.push_back({topo.switch_node(static_cast<std::uint32_t>(std::stoull(sw.substr(1)))),
-                                 port == "*" ? -1 : std::stoi(port)});
+        std::optional<std::uint64_t> port_index;
+        if (port != "*") {
+          if (!is_index(port)) q.fail_at(item, "where", "'" + s + "': port must be a number or *");
+          port_index = index_below(port, ports[*sw_index]);
+          if (!port_index)
+            q.fail_at(item, "where",
+                      "'" + s + "': " + sw + " has ports 0-" + std::to_string(ports[*sw_index] - 1));
+        }
+        c.queue_ports.push_back({topo.switch_node(static_cast<std::uint32_t>(*sw_index)),
+                                 port_index ? static_cast<int>(*port_index) : -1});
       }
       q.set_out("where", where);
     }
@@ -387,11 +463,12 @@ MonitorConfig read_monitor(YamlMap m, const Topology& topo, std::size_t flows) {
     } else {
       if (!which.IsSequence()) r.fail("flows", "expected all or a list of flow ids");
       for (const auto& item : which) {
-        if (!item.IsScalar() || !is_index(item.Scalar()) || std::stoull(item.Scalar()) >= flows)
+        auto id = item.IsScalar() ? index_below(item.Scalar(), flows) : std::nullopt;
+        if (!id)
           r.fail_at(item, "flows",
                     "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) + "' is not a flow id below " +
                         std::to_string(flows));
-        c.rate_flows.push_back(static_cast<std::uint32_t>(std::stoull(item.Scalar())));
+        c.rate_flows.push_back(static_cast<std::uint32_t>(*id));
       }
       r.set_out("flows", which);
     }
@@ -415,23 +492,19 @@ void apply_set(YAML::Node& root, const std::string& path, const std::string& val
   }
   for (auto& p : parts)
     if (p.empty()) throw ConfigError("--set", path, "empty component in the key path");
-  YAML::Node v;
-  try {
-    v = YAML::Load(value);
-  } catch (const YAML::Exception& e) {
-    throw ConfigError("--set", path, "value '" + value + "' is not valid YAML: " + e.msg);
-  }
+  YAML::Node v = load_yaml_text(value, "--set", path);
   if (!v.IsDefined() || v.IsNull()) v = YAML::Node(value);
   // Walk with references, creating mappings on the way.
   std::vector<YAML::Node> chain{root};
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
     YAML::Node cur = chain.back();
     if (cur.IsSequence()) {
-      if (!is_index(parts[i]) || std::stoull(parts[i]) >= cur.size())
+      auto index = index_below(parts[i], cur.size());
+      if (!index)
         throw ConfigError("--set", path,
                           "'" + parts[i] + "' is not an index of that list (it has " +
                               std::to_string(cur.size()) + " entries)");
-      chain.push_back(cur[std::stoul(parts[i])]);
+      chain.push_back(cur[static_cast<std::size_t>(*index)]);
     } else {
       if (!cur[parts[i]].IsDefined() || cur[parts[i]].IsNull())
         cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
@@ -443,9 +516,12 @@ void apply_set(YAML::Node& root, const std::string& path, const std::string& val
   YAML::Node last = chain.back();
   const std::string& key = parts.back();
   if (last.IsSequence()) {
-    if (!is_index(key) || std::stoull(key) >= last.size())
-      throw ConfigError("--set", path, "index out of range");
-    last[std::stoul(key)] = v;
+    auto index = index_below(key, last.size());
+    if (!index)
+      throw ConfigError(
+          "--set", path,
+          "'" + key + "' is not an index of that list (it has " + std::to_string(last.size()) + " entries)");
+    last[static_cast<std::size_t>(*index)] = v;
   } else {
     last[key] = v;
   }
@@ -457,7 +533,8 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& file, const S
   sc.resolved = YAML::Node(YAML::NodeType::Map);
   std::string dir = std::filesystem::path(file).parent_path().string();
   if (!root.IsMap())
-    throw ConfigError(file, "", "a scenario is a YAML mapping (name, topology, workload, ...)");
+    throw ConfigError(where_of(file, root), "",
+                      "a scenario is a YAML mapping (name, topology, workload, ...)");
   YamlMap top(root, file, "", sc.resolved);
   sc.name = top.text("name", std::filesystem::path(file).stem().string());
   sc.seed = top.count("seed", 1, 0, ~std::uint64_t{0});
@@ -507,7 +584,7 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& file, const S
       YAML::Node o(YAML::NodeType::Map);
       YamlMap entry(wl[i], file, "workload." + std::to_string(i), o);
       auto flows = read_workload_entry(entry, static_cast<std::uint32_t>(i), sc.topology, host_rate, sc.seed,
-                                       dir, sc.nic.data_priority);
+                                       dir, sc.nic.data_priority, kMaxFlows - sc.flows.size());
       sc.flows.insert(sc.flows.end(), flows.begin(), flows.end());
       out.push_back(o);
     }
@@ -521,8 +598,9 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& file, const S
     sc.flows[i].sport = next_port[sc.flows[i].src]++;
     last_start = std::max(last_start, sc.flows[i].start_ps);
   }
-  // Without a stop time a run ends when every flow is done, or one simulated second after the last start.
-  sc.stop_ps = has_stop ? stop : last_start + kPsPerSec;
+  // Without a stop time a run ends when every flow is done, or one simulated second after the last start
+  // (within the longest time an input may give, so that the resolved scenario reads back).
+  sc.stop_ps = has_stop ? stop : std::min(last_start + kPsPerSec, kMaxTimePs);
   top.set_out("stop", format_time(sc.stop_ps));
 
   sc.monitor = read_monitor(top.map("monitor"), sc.topology, sc.flows.size());
@@ -547,15 +625,7 @@ std::string resolved_scenario_text(const Scenario& sc) {
 }
 
 Scenario load_scenario(const std::string& path, const ScenarioOverrides& ov) {
-  if (!std::filesystem::exists(path)) throw ConfigError(path, "", "no such file");
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::ParserException& e) {
-    throw ConfigError(path + ":" + std::to_string(e.mark.line + 1), "", "YAML syntax error: " + e.msg);
-  } catch (const YAML::Exception& e) {
-    throw ConfigError(path, "", "cannot read: " + e.msg);
-  }
+  YAML::Node root = load_yaml_file(path);
   if (!root.IsDefined() || root.IsNull()) throw ConfigError(path, "", "empty scenario");
   for (const auto& [k, v] : ov.sets) apply_set(root, k, v);
   return parse_scenario(root, path, ov);

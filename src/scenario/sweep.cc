@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "core/error.h"
+#include "core/units.h"
 #include "scenario/sweep_grid.h"
 #include "scenario/yaml_map.h"
 
@@ -12,13 +13,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
-YAML::Node load_yaml(const std::string& path) {
-  if (!fs::exists(path)) throw ConfigError(path, "", "no such file");
-  try {
-    return YAML::LoadFile(path);
-  } catch (const YAML::ParserException& e) {
-    throw ConfigError(path + ":" + std::to_string(e.mark.line + 1), "", "YAML syntax error: " + e.msg);
-  }
+// A case's name is the name of its output folder, directly under the sweep's.
+void check_case_name(const std::string& name, const std::string& where, const std::string& key) {
+  if (name.empty()) throw ConfigError(where, key, "a case name must not be empty");
+  if (name == "." || name == ".." || name.find('/') != std::string::npos)
+    throw ConfigError(where, key,
+                      "case name '" + name +
+                          "' is not one folder name (no '/', '.' or '..'): it names the "
+                          "case's output folder inside the sweep's");
+  for (unsigned char c : name)
+    if (c < 0x20 || c == 0x7f) throw ConfigError(where, key, "case name holds a control character");
+  if (name.size() > 255)
+    throw ConfigError(where, key,
+                      "case name is longer than 255 bytes (a folder name): '" + name.substr(0, 40) + "...'");
 }
 
 // True if the dotted `path` leads to a value in `node` (a resolved scenario).
@@ -28,10 +35,9 @@ bool has_path(YAML::Node node, const std::string& path) {
     const auto dot = path.find('.', start);
     const std::string part = path.substr(start, dot - start);
     if (node.IsSequence()) {
-      if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos || part.size() > 9 ||
-          std::stoul(part) >= node.size())
-        return false;
-      node = node[std::stoul(part)];
+      auto index = parse_uint(part);
+      if (!index || *index >= node.size()) return false;
+      node = node[static_cast<std::size_t>(*index)];
     } else if (node.IsMap() && node[part].IsDefined()) {
       node = node[part];
     } else {
@@ -53,15 +59,18 @@ double estimated_weight(const Scenario& sc) {
 
 bool looks_like_sweep(const std::string& path) {
   try {
-    YAML::Node root = YAML::LoadFile(path);
+    YAML::Node root = load_yaml_file(path);
     return root.IsMap() && (root["cases"].IsDefined() || root["grid"].IsDefined());
-  } catch (const YAML::Exception&) {
+  } catch (const ConfigError&) {
     return false;  // not readable as YAML: the scenario loader reports why
+  } catch (const YAML::Exception&) {
+    return false;
   }
 }
 
 SweepPlan load_sweep(const std::string& path, const ScenarioOverrides& command_line, InvalidCases invalid) {
-  YAML::Node root = load_yaml(path);
+  YAML::Node root = load_yaml_file(path);
+  if (!root.IsMap()) throw ConfigError(path, "", "a sweep is a YAML mapping (scenario, out, cases or grid)");
   YAML::Node resolved(YAML::NodeType::Map);
   YamlMap m(root, path, "", resolved);
   SweepPlan plan;
@@ -69,6 +78,8 @@ SweepPlan load_sweep(const std::string& path, const ScenarioOverrides& command_l
   if (scenario.empty()) m.fail("scenario", "a sweep names its base scenario file");
   plan.base_scenario = (fs::path(path).parent_path() / scenario).string();
   plan.out_dir = m.text("out", "out/" + fs::path(path).stem().string());
+  if (plan.out_dir.empty()) m.fail("out", "must name a folder, not be empty");
+  check_path_length(plan.out_dir, where_of(path, root["out"]), "out");
   if (!command_line.out_dir.empty()) plan.out_dir = command_line.out_dir;
   const bool has_cases = m.has("cases"), has_grid = m.has("grid");
   YAML::Node cases = m.raw("cases");
@@ -84,6 +95,8 @@ SweepPlan load_sweep(const std::string& path, const ScenarioOverrides& command_l
     YamlMap c(cases[i], path, "cases." + std::to_string(i), o);
     SweepCase k;
     k.name = c.text("name", "case" + std::to_string(i));
+    check_case_name(k.name, where_of(path, cases[i]["name"].IsDefined() ? cases[i]["name"] : cases[i]),
+                    c.key_path("name"));
     YAML::Node sets = c.raw("set");
     if (sets.IsDefined() && !sets.IsNull() && !sets.IsMap())
       c.fail("set", "expected a mapping {PATH: VALUE}");
@@ -91,6 +104,7 @@ SweepPlan load_sweep(const std::string& path, const ScenarioOverrides& command_l
     k.overrides.sets.clear();
     if (sets.IsMap())
       for (auto it = sets.begin(); it != sets.end(); ++it) {
+        if (it->second.IsNull()) c.fail_at(it->first, "set." + it->first.Scalar(), "has no value");
         YAML::Emitter em;
         em << YAML::Flow << it->second;
         k.overrides.sets.emplace_back(it->first.Scalar(), em.c_str());
@@ -103,6 +117,7 @@ SweepPlan load_sweep(const std::string& path, const ScenarioOverrides& command_l
   const std::size_t first_grid_case = plan.cases.size();
   for (auto& g : grid_cases) {
     SweepCase k;
+    check_case_name(g.name, where_of(path, grid), "grid");
     k.name = std::move(g.name);
     k.overrides = command_line;
     k.overrides.sets = std::move(g.sets);

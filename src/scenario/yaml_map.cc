@@ -1,11 +1,189 @@
 #include "scenario/yaml_map.h"
 
+#include <yaml-cpp/eventhandler.h>
+
 #include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <sstream>
 
 #include "core/error.h"
 #include "core/units.h"
 
 namespace lossless {
+
+namespace {
+
+int line_of(const YAML::Node& n) { return n.IsDefined() ? n.Mark().line + 1 : 0; }
+
+// The most values a document may expand to: aliases (`*a`) repeat a node without repeating its text, and a
+// document of a few lines can stand for billions of values ("billion laughs").
+constexpr std::size_t kMaxYamlValues = 10'000'000;
+
+// The offset of the first byte of `s` that is not part of well-formed UTF-8, or npos. YAML text is Unicode:
+// yaml-cpp reads other bytes as they are but writes them back as escapes of other characters, so a resolved
+// scenario.yaml would not repeat the run (a fuzz finding).
+std::size_t invalid_utf8_at(const std::string& s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    std::size_t n;
+    std::uint32_t cp;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if (c >= 0xc2 && c <= 0xdf) {
+      n = 1, cp = c & 0x1f;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      n = 2, cp = c & 0x0f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      n = 3, cp = c & 0x07;
+    } else {
+      return i;
+    }
+    if (i + n >= s.size()) return i;  // cut short
+    for (std::size_t k = 1; k <= n; ++k) {
+      const unsigned char t = static_cast<unsigned char>(s[i + k]);
+      if ((t & 0xc0) != 0x80) return i;
+      cp = (cp << 6) | (t & 0x3f);
+    }
+    // Overlong forms, UTF-16 surrogates and code points beyond U+10FFFF are not UTF-8.
+    if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+      return i;
+    i += n + 1;
+  }
+  return std::string::npos;
+}
+
+void check_utf8(const YAML::Node& scalar, const std::string& file, const std::string& path) {
+  const std::size_t at = invalid_utf8_at(scalar.Scalar());
+  if (at != std::string::npos)
+    throw ConfigError(
+        where_of(file, scalar), path,
+        "byte " + std::to_string(at + 1) + " of the value is not UTF-8 text (YAML files are UTF-8)");
+}
+
+// Every mapping of the tree: keys are plain values, each given once; every value is UTF-8 text.
+void check_keys(const YAML::Node& node, const std::string& file, const std::string& path,
+                std::size_t& seen_values) {
+  if (++seen_values > kMaxYamlValues)
+    throw ConfigError(
+        where_of(file, node), path,
+        "the document expands to more than " + std::to_string(kMaxYamlValues) + " values (through aliases?)");
+  if (node.IsScalar()) check_utf8(node, file, path);
+  if (node.IsSequence()) {
+    for (std::size_t i = 0; i < node.size(); ++i)
+      check_keys(node[i], file, path.empty() ? std::to_string(i) : path + "." + std::to_string(i),
+                 seen_values);
+  } else if (node.IsMap()) {
+    std::map<std::string, int> seen;
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      if (!it->first.IsScalar())
+        throw ConfigError(where_of(file, it->first), path,
+                          "a key must be a plain value (a name), not a list, a mapping or empty");
+      check_utf8(it->first, file, path);
+      const std::string& k = it->first.Scalar();
+      const std::string key = path.empty() ? k : path + "." + k;
+      auto [at, fresh] = seen.emplace(k, line_of(it->first));
+      if (!fresh)
+        throw ConfigError(where_of(file, it->first), key,
+                          "given twice in one mapping (first on line " + std::to_string(at->second) + ")");
+      check_keys(it->second, file, key, seen_values);
+    }
+  }
+}
+
+// Notes where each document starts and nothing else: counts the documents of a text without building them.
+class DocumentStarts final : public YAML::EventHandler {
+ public:
+  std::vector<YAML::Mark> marks;
+  void OnDocumentStart(const YAML::Mark& mark) override { marks.push_back(mark); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+  }
+  void OnMapEnd() override {}
+};
+
+YAML::Node parse_one_document(const std::string& text, const std::string& file, const std::string& key) {
+  YAML::Node root;
+  DocumentStarts starts;
+  try {
+    root = YAML::Load(text);
+    // A second document would be ignored by Load. Ask the parser for three documents at most: on text after
+    // the end of a document's value (`[a], [b]`) yaml-cpp's parser yields empty documents without end, all at
+    // the same place (YAML::LoadAll never returns; a fuzz finding).
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    while (starts.marks.size() < 3 && parser.HandleNextDocument(starts)) {
+    }
+  } catch (const YAML::ParserException& e) {
+    throw ConfigError(e.mark.line >= 0 ? file + ":" + std::to_string(e.mark.line + 1) : file, key,
+                      "YAML syntax error: " + e.msg);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(file, key, "cannot read YAML: " + e.msg);
+  }
+  if (starts.marks.size() > 1) {
+    const YAML::Mark& second = starts.marks[1];
+    const std::string where = file + ":" + std::to_string(second.line + 1);
+    if (starts.marks.size() > 2 && starts.marks[2].pos == second.pos)
+      throw ConfigError(where, key,
+                        "YAML syntax error: text after the end of the document's value (column " +
+                            std::to_string(second.column + 1) + ")");
+    throw ConfigError(where, key, "a second YAML document (after ---): the file holds one document");
+  }
+  std::size_t seen_values = 0;
+  check_keys(root, file, key, seen_values);
+  return root;
+}
+
+}  // namespace
+
+void check_path_length(const std::string& path, const std::string& where, const std::string& key) {
+  // PATH_MAX and NAME_MAX of Linux.
+  constexpr std::size_t kMaxPath = 4095, kMaxName = 255;
+  if (path.size() > kMaxPath)
+    throw ConfigError(where, key, "path is longer than " + std::to_string(kMaxPath) + " bytes");
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    std::size_t slash = path.find('/', start);
+    if (slash == std::string::npos) slash = path.size();
+    if (slash - start > kMaxName)
+      throw ConfigError(where, key,
+                        "a file or folder name in the path is longer than " + std::to_string(kMaxName) +
+                            " bytes: '" + path.substr(start, 40) + "...'");
+    start = slash + 1;
+  }
+  if (path.find('\0') != std::string::npos) throw ConfigError(where, key, "path holds a NUL byte");
+}
+
+YAML::Node load_yaml_file(const std::string& path) {
+  namespace fs = std::filesystem;
+  check_path_length(path, path, "");
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st)) throw ConfigError(path, "", "no such file");
+  if (fs::is_directory(st)) throw ConfigError(path, "", "is a directory, not a YAML file");
+  // A device or pipe (/dev/zero) could be read forever.
+  if (!fs::is_regular_file(st)) throw ConfigError(path, "", "is not a regular file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path, "", "cannot open the file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw ConfigError(path, "", "cannot read the file");
+  return parse_one_document(text.str(), path, "");
+}
+
+YAML::Node load_yaml_text(const std::string& text, const std::string& where, const std::string& key) {
+  return parse_one_document(text, where, key);
+}
 
 std::string where_of(const std::string& file, const YAML::Node& node) {
   if (node.IsDefined() && node.Mark().line >= 0) return file + ":" + std::to_string(node.Mark().line + 1);
@@ -19,7 +197,12 @@ YamlMap::YamlMap(const YAML::Node& node, std::string file, std::string path, YAM
 }
 
 bool YamlMap::has(const std::string& key) const {
-  return node_.IsDefined() && node_.IsMap() && node_[key].IsDefined() && !node_[key].IsNull();
+  if (!node_.IsDefined() || !node_.IsMap()) return false;
+  const YAML::Node n = node_[key];
+  if (!n.IsDefined()) return false;
+  // `key:` with nothing after it: neither the default (the key is there) nor a value.
+  if (n.IsNull()) fail(key, "has no value (give one, or leave the key out for its default)");
+  return true;
 }
 
 void YamlMap::fail(const std::string& key, const std::string& reason) const {
@@ -77,9 +260,9 @@ std::uint64_t YamlMap::count(const std::string& key, std::uint64_t def, std::uin
   std::uint64_t v = def;
   if (has(key)) {
     std::string s = scalar(key);
-    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 19)
-      fail(key, "'" + s + "' is not a non-negative integer");
-    v = std::stoull(s);
+    auto n = parse_uint(s);
+    if (!n) fail(key, "'" + s + "' is not a non-negative integer (or too large)");
+    v = *n;
     if (v < lo || v > hi)
       fail(key, s + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
   }
@@ -193,10 +376,14 @@ std::vector<RateValue> YamlMap::rate_table(const std::string& key, std::vector<R
     } else {
       char* end = nullptr;
       x = std::strtod(v.Scalar().c_str(), &end);
-      if (end != v.Scalar().c_str() + v.Scalar().size())
+      if (v.Scalar().empty() || end != v.Scalar().c_str() + v.Scalar().size() || !std::isfinite(x))
         m.fail_at(v, key, "'" + v.Scalar() + "' is not a number");
     }
-    if (x < lo || x > hi) m.fail_at(v, key, v.Scalar() + " is out of range");
+    if (x < lo || x > hi)
+      m.fail_at(v, key,
+                v.Scalar() + " is out of range [" +
+                    (is_size ? format_size(static_cast<Bytes>(lo)) : format_double(lo)) + ", " +
+                    (is_size ? format_size(static_cast<Bytes>(hi)) : format_double(hi)) + "]");
     return x;
   };
   if (n.IsScalar()) {  // one value for every rate
@@ -210,6 +397,9 @@ std::vector<RateValue> YamlMap::rate_table(const std::string& key, std::vector<R
       auto rate = parse_rate(it->first.Scalar());
       if (!rate || *rate == 0)
         m.fail_at(it->first, key, "malformed rate '" + it->first.Scalar() + "' in the table");
+      for (const auto& e : table)
+        if (e.rate_bps == *rate)
+          m.fail_at(it->first, key, "rate " + format_rate(*rate) + " is given twice in the table");
       double x = read_value(it->second);
       table.push_back({*rate, x});
       o[format_rate(*rate)] = is_size ? format_size(static_cast<Bytes>(x)) : format_double(x);

@@ -35,6 +35,7 @@ class YamlMap final : public ParamSource {
                                     double lo, double hi) override;
   std::string text_or_auto(const std::string& key) override;
   void record(const std::string& key, const std::string& value) override { out_[key] = value; }
+  void omit(const std::string& key) override { out_.remove(key); }
   std::unique_ptr<ParamSource> section(const std::string& key) override {
     return std::make_unique<YamlMap>(map(key));
   }
@@ -54,6 +55,7 @@ class YamlMap final : public ParamSource {
   [[noreturn]] void fail_at(const YAML::Node& node, const std::string& key, const std::string& reason) const;
   std::string key_path(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
   const std::string& file() const { return file_; }
+  const YAML::Node& node() const { return node_; }
   YAML::Node out() const { return out_; }
 
  private:
@@ -67,5 +69,16 @@ class YamlMap final : public ParamSource {
 
 // The same checks for a scalar outside a map (list items).
 std::string where_of(const std::string& file, const YAML::Node& node);
+
+// Reads a YAML file (a scenario or a sweep) as one document, rejecting what yaml-cpp would accept silently or
+// report without a line: a missing file, a directory, an over-long path, a second document, a key given twice
+// in one mapping (yaml-cpp keeps the first), a key that is a list or mapping. Throws ConfigError naming file,
+// line and key.
+YAML::Node load_yaml_file(const std::string& path);
+// The same checks on YAML text from `where` (a --set value).
+YAML::Node load_yaml_text(const std::string& text, const std::string& where, const std::string& key);
+// Checks a path given in the input before the filesystem sees it (an over-long name is an error of the input,
+// not of the system): throws ConfigError naming `where` and `key`.
+void check_path_length(const std::string& path, const std::string& where, const std::string& key);
 
 }  // namespace lossless

@@ -22,6 +22,9 @@ struct Topology {
   std::vector<TopoLink> links;
   // Ids used by an imported file for each global node (hpcc_file); empty when names are ours.
   std::vector<std::uint32_t> external_id;
+  // Where each link was given, for error messages: the file and, per link, its line (empty for built shapes).
+  std::string source;
+  std::vector<std::uint32_t> link_line;
 
   std::uint32_t nodes() const { return hosts + switches; }
   bool is_host(std::uint32_t node) const { return node < hosts; }
@@ -46,6 +49,19 @@ Topology make_fat_tree(std::uint32_t pods, std::uint32_t tors_per_pod, std::uint
                        LinkSpec fabric_link);
 // The k-ary fat tree: k pods of k/2 ToRs and k/2 aggs, (k/2)^2 cores, k/2 hosts per ToR.
 Topology make_fat_tree_k(std::uint32_t k, LinkSpec host_link, LinkSpec fabric_link);
+
+// The largest fabric accepted (README "Limits"): routing keeps a hop distance per (host, node) pair, 4 bytes
+// each, so hosts x (hosts + switches) is capped at 2^28 (1 GiB of table); forwarding tables number ports in
+// 16 bits; node and link counts are capped so that every id fits 32 bits and nothing is allocated by a count
+// the input merely claims.
+constexpr std::uint64_t kMaxHosts = 100'000;
+constexpr std::uint64_t kMaxSwitches = 100'000;
+constexpr std::uint64_t kMaxLinks = 1'000'000;
+constexpr std::uint64_t kMaxPortsPerNode = 65'535;
+constexpr std::uint64_t kMaxHostNodePairs = std::uint64_t{1} << 28;
+// Throws ConfigError naming `where` and `key` when a fabric of this size is beyond the limits.
+void check_topology_size(std::uint64_t hosts, std::uint64_t switches, std::uint64_t links,
+                         const std::string& where, const std::string& key);
 
 // Reads an HPCC-simulator topology file ("N S L", the switch ids, then "a b rate delay error" lines).
 // Throws ConfigError naming the file and line.

@@ -22,12 +22,24 @@ SizeCdf SizeCdf::from_points(std::vector<std::pair<double, double>> points, cons
                             std::to_string(static_cast<long long>(s)) + ")");
   }
   if (std::fabs(points.back().second - 1.0) > 1e-9) throw ConfigError(where, "", "CDF must end at 1");
+  // Flows of at least one byte, at most kMaxBytes: a CDF of zero sizes has no mean to space arrivals by.
+  if (points.back().first < 1) throw ConfigError(where, "", "CDF sizes are all below 1 byte");
+  if (points.back().first > static_cast<double>(kMaxBytes))
+    throw ConfigError(where, "", "CDF sizes go above " + std::to_string(kMaxBytes) + " bytes");
   SizeCdf cdf;
   cdf.points_ = std::move(points);
+  // Every flow is at least 1 byte, and the Poisson generator spaces arrivals by the mean: a CDF whose
+  // probability sits on sizes below 1 byte (`0 1` before its last point) has no such mean (a fuzz finding).
+  // Interpolated sampling gives the smaller mean of the two.
+  if (!(cdf.mean_bytes(CdfSampling::kLinear) >= 1))
+    throw ConfigError(where, "",
+                      "CDF's mean flow size is below 1 byte (its probability sits on sizes below 1 byte)");
   return cdf;
 }
 
 SizeCdf SizeCdf::load(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw ConfigError(path, "", "is a directory, not a CDF file");
   std::ifstream in(path);
   if (!in) throw ConfigError(path, "", "cannot open CDF file");
   std::vector<std::pair<double, double>> pts;
@@ -40,7 +52,7 @@ SizeCdf SizeCdf::load(const std::string& path) {
     std::istringstream ss(line);
     double s, c;
     std::string extra;
-    if (!(ss >> s >> c) || (ss >> extra))
+    if (!(ss >> s >> c) || (ss >> extra) || !std::isfinite(s) || !std::isfinite(c))
       throw ConfigError(path + ":" + std::to_string(lineno), "", "expected two numbers 'size_bytes cdf'");
     pts.emplace_back(s, c);
     auto& p = pts;
@@ -84,13 +96,15 @@ std::string resolve_cdf_path(const std::string& name, const std::string& scenari
   namespace fs = std::filesystem;
   if (name.find('/') != std::string::npos || name.find(".txt") != std::string::npos) {
     fs::path p(name);
-    if (p.is_relative() && !scenario_dir.empty() && fs::exists(fs::path(scenario_dir) / p))
+    std::error_code ec;
+    if (p.is_relative() && !scenario_dir.empty() && fs::exists(fs::path(scenario_dir) / p, ec))
       return (fs::path(scenario_dir) / p).string();
     return name;
   }
   for (const fs::path& base : {fs::path(LOSSLESS_SOURCE_DIR) / "data" / "cdf", fs::path("data") / "cdf"}) {
     fs::path p = base / (name + ".txt");
-    if (fs::exists(p)) return p.string();
+    std::error_code ec;
+    if (fs::exists(p, ec)) return p.string();
   }
   return (fs::path(LOSSLESS_SOURCE_DIR) / "data" / "cdf" / (name + ".txt")).string();
 }

@@ -6,6 +6,10 @@
 
 namespace lossless {
 
+// The most flows a run may hold (README "Limits"): flow ids are 32-bit and every flow keeps its state for the
+// whole run (a few hundred bytes), so generators stop, and the scenario is rejected, beyond this.
+constexpr std::uint64_t kMaxFlows = 5'000'000;
+
 struct Flow {
   std::uint32_t id = 0;
   std::uint32_t src = 0;  // host index

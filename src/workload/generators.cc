@@ -2,15 +2,17 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "core/error.h"
+#include "core/units.h"
 
 namespace lossless {
 
 std::vector<Flow> generate_poisson(const PoissonSpec& spec, const SizeCdf& cdf,
                                    const std::vector<RateBps>& host_rate_bps, std::uint64_t seed,
-                                   std::uint32_t entry_index) {
+                                   std::uint32_t entry_index, std::uint64_t max_flows) {
   std::vector<Flow> flows;
   if (spec.load <= 0 || spec.hosts.size() < 2) return flows;
   const double mean_bits = cdf.mean_bytes(spec.sampling) * 8.0;
@@ -21,6 +23,7 @@ std::vector<Flow> generate_poisson(const PoissonSpec& spec, const SizeCdf& cdf,
         mean_bits / (spec.load * static_cast<double>(host_rate_bps[src])) * static_cast<double>(kPsPerSec);
     double t = static_cast<double>(spec.start_ps) + rng.exponential(mean_gap_ps);
     while (t < static_cast<double>(end)) {
+      if (flows.size() > max_flows) return flows;
       Flow f;
       f.src = src;
       if (spec.dst_hosts.empty()) {
@@ -67,64 +70,79 @@ bool parse_decimal_seconds(const std::string& text, TimePs& out) {
   if (whole.empty() && frac.empty()) return false;
   for (char c : whole + frac)
     if (c < '0' || c > '9') return false;
-  if (whole.size() > 6) return false;
+  if (whole.size() > 6) return false;  // below 10^6 s (kMaxTimePs)
   if (frac.size() > 12) {
     if (frac.find_first_not_of('0', 12) != std::string::npos) return false;  // finer than 1 ps
     frac.resize(12);
   }
   frac.resize(12, '0');
-  out = (whole.empty() ? 0 : std::stoull(whole)) * kPsPerSec + std::stoull(frac);
+  out = (whole.empty() ? 0 : *parse_uint(whole)) * kPsPerSec + *parse_uint(frac);
   return true;
 }
 
 std::vector<Flow> read_hpcc_flow_file(const std::string& path,
-                                      const std::unordered_map<std::uint32_t, std::uint32_t>& host_of) {
+                                      const std::unordered_map<std::uint32_t, std::uint32_t>& host_of,
+                                      std::uint64_t max_flows) {
   std::ifstream in(path);
   if (!in) throw ConfigError(path, "", "cannot open flow file");
   std::string line;
-  int lineno = 0;
-  long long declared = -1;
+  std::uint64_t lineno = 0, declared_line = 0;
+  std::optional<std::uint64_t> declared;
   std::vector<Flow> flows;
   while (std::getline(in, line)) {
     ++lineno;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    std::string where = path + ":" + std::to_string(lineno);
     std::istringstream ss(line);
-    if (declared < 0) {
-      if (!(ss >> declared) || declared < 0)
-        throw ConfigError(where, "", "first line must be the number of flows");
+    std::vector<std::string> tok;
+    for (std::string t; ss >> t;) tok.push_back(t);
+    if (tok.empty()) continue;
+    std::string where = path + ":" + std::to_string(lineno);
+    if (!declared) {
+      declared = tok.size() == 1 ? parse_uint(tok[0]) : std::nullopt;
+      if (!declared) throw ConfigError(where, "", "first line must be the number of flows (one integer)");
+      if (*declared > max_flows)
+        throw ConfigError(where, "",
+                          "declares " + tok[0] + " flows: at most " + std::to_string(max_flows) +
+                              " flows in the run (README \"Limits\")");
+      declared_line = lineno;
       continue;
     }
-    long long src, dst, pg, dport, size;
-    std::string start;
-    if (!(ss >> src >> dst >> pg >> dport >> size >> start))
-      throw ConfigError(where, "", "flow line must be 'src dst pg dport size start_seconds'");
-    auto s = host_of.find(static_cast<std::uint32_t>(src));
-    auto d = host_of.find(static_cast<std::uint32_t>(dst));
-    if (src < 0 || s == host_of.end())
-      throw ConfigError(where, "", "src " + std::to_string(src) + " is not a host of the topology");
-    if (dst < 0 || d == host_of.end())
-      throw ConfigError(where, "", "dst " + std::to_string(dst) + " is not a host of the topology");
-    if (src == dst) throw ConfigError(where, "", "flow has src == dst (" + std::to_string(src) + ")");
-    if (pg < 1 || pg > 7)
-      throw ConfigError(where, "", "priority group must be in 1..7 (0 is reserved for control)");
-    if (size <= 0) throw ConfigError(where, "", "flow size must be positive");
-    if (dport < 0 || dport > 65535) throw ConfigError(where, "", "dport must be in 0..65535");
+    if (flows.size() == *declared)
+      throw ConfigError(where, "",
+                        "a line after the " + std::to_string(*declared) + " flows the first line declares");
+    if (tok.size() != 6)
+      throw ConfigError(where, "",
+                        "flow line must be 'src dst pg dport size start_seconds' (six fields, it has " +
+                            std::to_string(tok.size()) + ")");
+    std::optional<std::uint64_t> src = parse_uint(tok[0]), dst = parse_uint(tok[1]), pg = parse_uint(tok[2]),
+                                 dport = parse_uint(tok[3]), size = parse_uint(tok[4]);
+    auto host = [&](const std::optional<std::uint64_t>& id, const char* what, const std::string& text) {
+      auto it = id && *id <= 0xffffffffu ? host_of.find(static_cast<std::uint32_t>(*id)) : host_of.end();
+      if (it == host_of.end())
+        throw ConfigError(where, "", std::string(what) + " '" + text + "' is not a host of the topology");
+      return it->second;
+    };
     Flow f;
-    f.src = s->second;
-    f.dst = d->second;
-    f.priority = static_cast<std::uint8_t>(pg);
-    f.dport = static_cast<std::uint16_t>(dport);
-    f.size_bytes = static_cast<Bytes>(size);
-    if (!parse_decimal_seconds(start, f.start_ps))
-      throw ConfigError(where, "", "malformed start time '" + start + "' (seconds)");
+    f.src = host(src, "src", tok[0]);
+    f.dst = host(dst, "dst", tok[1]);
+    if (f.src == f.dst) throw ConfigError(where, "", "flow has src == dst (" + tok[0] + ")");
+    if (!pg || *pg < 1 || *pg > 7)
+      throw ConfigError(where, "", "priority group must be in 1..7 (0 is reserved for control)");
+    if (!size || *size == 0 || *size > kMaxBytes)
+      throw ConfigError(where, "",
+                        "flow size must be a positive integer of bytes up to " + format_size(kMaxBytes));
+    if (!dport || *dport > 65535) throw ConfigError(where, "", "dport must be an integer in 0..65535");
+    f.priority = static_cast<std::uint8_t>(*pg);
+    f.dport = static_cast<std::uint16_t>(*dport);
+    f.size_bytes = *size;
+    if (!parse_decimal_seconds(tok[5], f.start_ps))
+      throw ConfigError(where, "", "malformed start time '" + tok[5] + "' (seconds)");
     flows.push_back(f);
   }
-  if (declared < 0) throw ConfigError(path, "", "empty flow file");
-  if (static_cast<long long>(flows.size()) != declared)
+  if (!declared) throw ConfigError(path, "", "empty flow file");
+  if (flows.size() != *declared)
     throw ConfigError(
-        path, "",
-        "declares " + std::to_string(declared) + " flows but lists " + std::to_string(flows.size()));
+        path + ":" + std::to_string(declared_line), "",
+        "declares " + std::to_string(*declared) + " flows but lists " + std::to_string(flows.size()));
   std::stable_sort(flows.begin(), flows.end(),
                    [](const Flow& a, const Flow& b) { return a.start_ps < b.start_ps; });
   return flows;

@@ -22,9 +22,10 @@ struct PoissonSpec {
 
 // Per sender: exponential inter-arrival times with mean = mean_size * 8 / (load * link rate), destination
 // uniform among the other hosts of the set. Draws come from a stream per (seed, entry, host).
+// Stops after max_flows + 1 flows (the caller rejects such a spec).
 std::vector<Flow> generate_poisson(const PoissonSpec& spec, const SizeCdf& cdf,
                                    const std::vector<RateBps>& host_rate_bps, std::uint64_t seed,
-                                   std::uint32_t entry_index);
+                                   std::uint32_t entry_index, std::uint64_t max_flows = kMaxFlows);
 
 struct IncastSpec {
   std::uint32_t receiver = 0;
@@ -38,11 +39,13 @@ struct IncastSpec {
 
 std::vector<Flow> generate_incast(const IncastSpec& spec);
 
-// HPCC-simulator flow file: a count line, then `src dst pg dport size start_seconds` per flow. `host_of` maps
-// the file's node ids to host indices. Start times are absolute and read exactly (decimal seconds to
-// picoseconds).
+// HPCC-simulator flow file: a count line, then `src dst pg dport size start_seconds` per flow, exactly as
+// many as the count says. `host_of` maps the file's node ids to host indices. Start times are absolute and
+// read exactly (decimal seconds to picoseconds). Throws ConfigError naming the file and line; a count above
+// `max_flows` is one.
 std::vector<Flow> read_hpcc_flow_file(const std::string& path,
-                                      const std::unordered_map<std::uint32_t, std::uint32_t>& host_of);
+                                      const std::unordered_map<std::uint32_t, std::uint32_t>& host_of,
+                                      std::uint64_t max_flows = kMaxFlows);
 
 // "2.000000098" seconds -> picoseconds, exactly; false on malformed text.
 bool parse_decimal_seconds(const std::string& text, TimePs& out);

@@ -57,14 +57,15 @@ struct DcqcnParams {
             "F: increase events before additive increase (paper 5; hpcc 1)", 0, 1000);
     v.rate("rate_ai", rate_ai, "R_AI additive-increase step (paper 40Mbps; hpcc 20Mbps at 100G)");
     v.rate("rate_hai", rate_hai, "R_HAI hyper-increase step (paper i*R_HAI; hpcc constant; 200Mbps)");
-    v.rate("min_rate", min_rate, "lowest rate a cut can reach (paper 100Mbps; hpcc 1Gbps)");
+    v.rate("min_rate", min_rate, "lowest rate a cut can reach (paper 100Mbps; hpcc 1Gbps)", kPositive);
     v.time("rate_increase_timer", rate_increase_timer,
-           "T: rate-increase timer period (paper 55us; hpcc RP_TIMER 300us)");
+           "T: rate-increase timer period (paper 55us; hpcc RP_TIMER 300us)", kPositive);
     v.size("byte_counter", byte_counter,
            "B: bytes sent per byte-counter increase event (paper 10MB; 0 = off; hpcc off)");
     v.time("alpha_timer", alpha_timer,
-           "alpha update period tau' (paper 55us; hpcc ALPHA_RESUME_INTERVAL 1us)");
-    v.time("rate_decrease_interval", rate_decrease_interval, "hpcc: period of the rate-decrease check (4us)");
+           "alpha update period tau' (paper 55us; hpcc ALPHA_RESUME_INTERVAL 1us)", kPositive);
+    v.time("rate_decrease_interval", rate_decrease_interval, "hpcc: period of the rate-decrease check (4us)",
+           kPositive);
     v.flag("clamp_target_rate", clamp_target_rate,
            "on a cut set R_T = R_C always (paper true); false: only after a timer increase (hpcc)");
     v.real("rate_on_first_cnp", rate_on_first_cnp, "hpcc: fraction of the current rate set on the first CNP",

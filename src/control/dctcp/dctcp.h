@@ -36,7 +36,7 @@ struct DctcpParams {
              "hpcc_paper: run.py `dctcp` (g 1/16, rate_ai 615Mbps, min 1Gbps, K 300KB at 100G)");
     v.real("g", g, "alpha EWMA gain (paper 1/16)", 0.0, 1.0);
     v.rate("rate_ai", rate_ai, "additive rate step per window without marks (HPCC DCTCP_RATE_AI)");
-    v.rate("min_rate", min_rate, "lowest rate");
+    v.rate("min_rate", min_rate, "lowest rate", kPositive);
     v.choice("window", window, LOSSLESS_WINDOW_CHOICES, LOSSLESS_WINDOW_DOC);
     v.size(
         "k", k_at_100g,

@@ -10,9 +10,10 @@ namespace lossless {
 HpccParams HpccParams::initial(ParamSource& m) {
   HpccParams p;
   // rate_ai and expected_flows are two ways to give the additive step: an explicit rate_ai means one step for
-  // every flow; both at once would leave one of them silently unused.
+  // every flow (expected_flows 0); rate_ai with a positive expected_flows would be silently unused (and the
+  // resolved scenario leaves rate_ai out then: visit).
   if (m.has("rate_ai")) {
-    if (m.has("expected_flows"))
+    if (m.has("expected_flows") && m.count("expected_flows", 0, 0, 1'000'000) > 0)
       m.fail(
           "rate_ai",
           "give either rate_ai (one additive step for every flow) or expected_flows (a step proportional to "

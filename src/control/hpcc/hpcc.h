@@ -51,10 +51,11 @@ struct HpccParams {
             0, 1'000'000);
     v.rate("rate_ai", rate_ai,
            "W_AI as a rate (W_AI / T), the same for every flow; used when expected_flows = 0");
+    v.unused(expected_flows > 0, "rate_ai");
     v.choice("queue_term", queue_term, {"link", "nic_scaled"},
              "link: u_i = qlen / (B_i T) + txRate / B_i as in the paper; nic_scaled: the HPCC code's "
              "qlen x R_nic / (B_i x maxBdp) (differs when NIC rates differ)");
-    v.rate("min_rate", min_rate, "lowest rate");
+    v.rate("min_rate", min_rate, "lowest rate", kPositive);
     v.flag("fast_react", fast_react,
            "react on every ACK, commit the reference once per RTT (HPCC FAST_REACT)");
     v.flag("sample_feedback", sample_feedback,

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/params.h"
 #include "core/rate_table.h"
 #include "core/timer.h"
 #include "net/switch_mechanism.h"
@@ -30,9 +31,9 @@ struct RoccCpParams {
 
   template <class V>
   void visit(V& v) {
-    v.rate("delta_f", delta_f, "dF: unit of the fair rate F (paper 10Mbps)");
-    v.size("delta_q", delta_q, "dQ: unit of the queue length (paper 600B)");
-    v.time("period", period, "T: fair-rate update period (paper 40us)");
+    v.rate("delta_f", delta_f, "dF: unit of the fair rate F (paper 10Mbps)", kPositive);
+    v.size("delta_q", delta_q, "dQ: unit of the queue length (paper 600B)", kPositive);
+    v.time("period", period, "T: fair-rate update period (paper 40us)", kPositive);
     v.count("f_min", f_min, "F_min in dF (paper 10 = 100Mbps); F_max = link rate / dF", 1, 1'000'000);
     v.count("f_init", f_init, "initial F in dF (0 = F_min)", 0, 1'000'000);
     v.size_table("q_ref", q_ref,

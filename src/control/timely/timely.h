@@ -44,14 +44,14 @@ struct TimelyParams {
     v.real("beta", beta, "multiplicative-decrease factor", 0.0, 1.0);
     v.time("t_low", t_low, "below this RTT always increase");
     v.time("t_high", t_high, "above this RTT always decrease");
-    v.time("min_rtt", min_rtt, "D_minRTT normalising the gradient");
+    v.time("min_rtt", min_rtt, "D_minRTT normalising the gradient", kPositive);
     v.rate("rate_ai", rate_ai, "delta: additive step (paper 10Mbps at 10G)");
     v.rate("rate_hai", rate_hai, "hpcc variant: step after hai_threshold consecutive increases");
     v.count("hai_threshold", hai_threshold,
             "consecutive non-positive gradients (paper) / increases (hpcc) before HAI", 0, 1000);
     v.count("hai_multiplier", hai_multiplier, "paper variant: N in N x delta during HAI", 1, 1000);
-    v.size("segment", segment, "paper variant: bytes acknowledged per RTT sample");
-    v.rate("min_rate", min_rate, "lowest rate");
+    v.size("segment", segment, "paper variant: bytes acknowledged per RTT sample", kPositive);
+    v.rate("min_rate", min_rate, "lowest rate", kPositive);
     v.choice("window", window, LOSSLESS_WINDOW_CHOICES, LOSSLESS_WINDOW_DOC);
   }
 };
