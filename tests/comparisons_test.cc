@@ -21,8 +21,8 @@ workload: [{type: incast, receiver: 0, senders: 1-10, size: 10GB, start: 0}]
 monitor: {queues: {interval: 10us, where: ["s0:0"]}, flow_rates: {interval: 100us}}
 )";
 
-std::vector<std::pair<std::string, std::string>> n_flows(int n, const std::string& stop,
-                                                         std::vector<std::pair<std::string, std::string>> sets) {
+std::vector<std::pair<std::string, std::string>> n_flows(
+    int n, const std::string& stop, std::vector<std::pair<std::string, std::string>> sets) {
   sets.push_back({"stop", stop});
   sets.push_back({"topology.hosts", std::to_string(n + 1)});
   sets.push_back({"workload.0.senders", "1-" + std::to_string(n)});
@@ -60,7 +60,8 @@ std::map<int, double> wire_rates(const RunOutput& out, double from_ns) {
 TEST(Qcn, TenFlowsHoldTheQueueAtQeqAndFillTheLink) {
   // Q_eq = 33 KB at 10G scaled to 40G: 132 KB. The queue settles just above Q_eq (feedback needs Fb < 0 and
   // |Fb| of at least one quantum, Q_eq (1 + 2w) / 64 = 10 KB), the link is full and no pause is needed.
-  auto out = run_yaml(kTenFlows, "qcn_ten", n_flows(10, "60ms", {{"cc.algorithm", "qcn"}, {"switch.mechanism", "qcn"}}));
+  auto out = run_yaml(kTenFlows, "qcn_ten",
+                      n_flows(10, "60ms", {{"cc.algorithm", "qcn"}, {"switch.mechanism", "qcn"}}));
   const QueueStats q = queue_after(out, 20e6);
   EXPECT_NEAR(q.mean / 132e3, 1.0, 0.15) << "mean queue " << q.mean;
   EXPECT_LT(q.max, 132e3 + 5 * 10.3e3);
@@ -79,7 +80,8 @@ TEST(Qcn, TenFlowsHoldTheQueueAtQeqAndFillTheLink) {
 
 TEST(DcqcnPi, MeanQueueAtTheReferenceWhereRedsDependsOnLoad) {
   const std::vector<std::pair<std::string, std::string>> dcqcn{{"cc.algorithm", "dcqcn"}};
-  auto pi = run_yaml(kTenFlows, "dcqcnpi_10", n_flows(10, "80ms", {{"cc.algorithm", "dcqcn"}, {"switch.ecn.marking", "pi"}}));
+  auto pi = run_yaml(kTenFlows, "dcqcnpi_10",
+                     n_flows(10, "80ms", {{"cc.algorithm", "dcqcn"}, {"switch.ecn.marking", "pi"}}));
   // q_ref = 200 KB at 40G (the fluid model's).
   const QueueStats p = queue_after(pi, 40e6);
   EXPECT_NEAR(p.mean / 200e3, 1.0, 0.20) << "DCQCN+PI mean queue " << p.mean;

@@ -46,7 +46,7 @@ unsigned BfcQueues::assign(std::size_t bucket_index) {
   return static_cast<unsigned>(mix64(bucket_index ^ bfc_.salt()) % n);
 }
 
-void BfcQueues::enqueue(Packet* p, std::uint16_t in_port) {
+bool BfcQueues::enqueue(Packet* p, std::uint16_t in_port) {
   const TimePs now = bfc_.sw().sim().now();
   const std::size_t b = bucket(p->flow_id);
   Entry& e = table_[b];
@@ -61,7 +61,7 @@ void BfcQueues::enqueue(Packet* p, std::uint16_t in_port) {
   nonempty_ |= std::uint64_t{1} << e.queue;
   prio_bytes_[p->priority] += p->wire_bytes;
   p->fc_flags = 0;
-  if (e.packets <= 1 || in_port == kSwitchMade) return;
+  if (e.packets <= 1 || in_port == kSwitchMade) return true;
   // Th = th_factor x C x hop RTT / N_active, in bits.
   const BfcParams& prm = bfc_.params();
   const int active = std::max(1, std::popcount(nonempty_ & ~paused_));
@@ -72,6 +72,7 @@ void BfcQueues::enqueue(Packet* p, std::uint16_t in_port) {
     p->fc_flags = 1;
     bfc_.request_pause(in_port, p->fc_tag);
   }
+  return true;
 }
 
 Packet* BfcQueues::dequeue(std::uint8_t paused, TimePs, TimePs&) {

@@ -87,7 +87,7 @@ class Bfc;
 class BfcQueues final : public EgressQueues {
  public:
   BfcQueues(Bfc& bfc, const Port& port);
-  void enqueue(Packet* p, std::uint16_t in_port) override;
+  bool enqueue(Packet* p, std::uint16_t in_port) override;
   Packet* dequeue(std::uint8_t paused, TimePs now, TimePs& retry_ps) override;
   Bytes bytes(std::uint8_t prio) const override { return prio_bytes_[prio]; }
   void for_each(const std::function<void(const Packet&)>& f) const override;
