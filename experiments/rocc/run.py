@@ -113,7 +113,8 @@ def write_e_sweep(out_dir):
              f"scenario: {json.dumps(os.path.join(HERE, 'e-large-scale.yaml'))}", f"out: {json.dumps(os.path.join(out_dir, 'e'))}",
              "cases:"]
     for name, sets in e_cases():
-        kv = ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in (x.split("=", 1) for x in sets))
+        # Values as YAML, the way --set reads them (`{}` is an empty mapping, not a string).
+        kv = ", ".join(f"{json.dumps(k)}: {v}" for k, v in (x.split("=", 1) for x in sets))
         lines.append(f"  - {{name: {name}, set: {{{kv}}}}}")
     os.makedirs(out_dir, exist_ok=True)
     with open(path, "w") as f:
