@@ -204,20 +204,18 @@ BfcNic::BfcNic(const BfcParams& p, RdmaNic& nic, const CcEnv&)
 
 void BfcNic::on_flow_start(SenderQp& qp) {
   // The lowest free id (the authors draw from a shuffled free list).
-  while (next_free_ < queues_ && in_use_[next_free_]) ++next_free_;
+  while (next_free_ < queues_ && in_use_[next_free_] > 0) ++next_free_;
   if (next_free_ < queues_) {
     qp.fc_queue = next_free_;
-    in_use_[next_free_] = true;
   } else {
     qp.fc_queue = static_cast<std::uint16_t>(overflow_++ % queues_);  // every id taken: share one
   }
+  ++in_use_[qp.fc_queue];
 }
 
 void BfcNic::on_flow_finish(SenderQp& qp) {
-  if (in_use_[qp.fc_queue]) {
-    in_use_[qp.fc_queue] = false;
-    next_free_ = std::min(next_free_, qp.fc_queue);
-  }
+  // A shared id stays taken until its last flow finishes.
+  if (in_use_[qp.fc_queue] > 0 && --in_use_[qp.fc_queue] == 0) next_free_ = std::min(next_free_, qp.fc_queue);
 }
 
 void BfcNic::on_packet(const Packet& p) {

@@ -203,7 +203,7 @@ class BfcNic final : public NicControl {
   std::uint64_t bits_;
   std::uint16_t queues_;
   BfcBitmap bitmap_{};
-  std::vector<bool> in_use_;  // per queue id
+  std::vector<std::uint32_t> in_use_;  // flows holding each queue id (more than one once every id is taken)
   std::uint16_t next_free_ = 0;
   std::uint32_t overflow_ = 0;
   std::size_t rr_ = 0;

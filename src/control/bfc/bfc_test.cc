@@ -142,5 +142,26 @@ TEST(BfcNic, LowestFreeQueueIdsAndPerFlowPause) {
   EXPECT_EQ(part.pick(active, 0, earliest), &q[2]);
 }
 
+TEST(BfcNic, ASharedQueueIdStaysTakenUntilItsLastFlowFinishes) {
+  BfcSwitch s;
+  RdmaNic& nic = s.net.nic(0);
+  CcEnv env{s.net.sim(), s.net.nic_config(), 0, 0, nic};
+  BfcParams p;
+  p.nic_queues = 2;
+  BfcNic part(p, nic, env);
+  SenderQp q[5];
+  for (auto& qp : q) part.on_flow_start(qp);
+  // Every id taken: the later flows share them in turn (0, 1, 0).
+  EXPECT_EQ(q[2].fc_queue, 0);
+  EXPECT_EQ(q[3].fc_queue, 1);
+  EXPECT_EQ(q[4].fc_queue, 0);
+  part.on_flow_finish(q[2]);  // q[0] and q[4] still hold id 0
+  part.on_flow_finish(q[1]);
+  part.on_flow_finish(q[3]);  // id 1 is free now
+  SenderQp later;
+  part.on_flow_start(later);
+  EXPECT_EQ(later.fc_queue, 1);
+}
+
 }  // namespace
 }  // namespace lossless
