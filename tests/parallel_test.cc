@@ -86,6 +86,29 @@ cc: {algorithm: dcqcn}
 workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 500us}, {type: incast, receiver: 0, senders: 1-15, size: 200KB, start: 50us}, {type: incast, receiver: 9, senders: 0-7, size: 64KB, start: 20us, count: 10, period: 50us}]
 monitor: {pfc: true}
 )"},
+        // QCN's congestion points and DCQCN+PI's marking on both threads.
+        ParallelCase{"qcn", R"(
+seed: 7
+topology: {type: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 8, host_link: {rate: 40Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}
+switch: {mechanism: qcn}
+cc: {algorithm: qcn}
+workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 1ms}, {type: incast, receiver: 3, senders: 8-15, size: 64KB, start: 20us, count: 20, period: 50us}]
+)"},
+        ParallelCase{"dcqcn_pi", R"(
+seed: 8
+topology: {type: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 8, host_link: {rate: 40Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}
+switch: {ecn: {marking: pi}}
+cc: {algorithm: dcqcn}
+workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 1ms}, {type: incast, receiver: 3, senders: 8-15, size: 64KB, start: 20us, count: 20, period: 50us}]
+)"},
+        // BFC's pause bitmaps cross between the threads, and its NIC parts obey them.
+        ParallelCase{"bfc", R"(
+seed: 9
+topology: {type: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 8, host_link: {rate: 40Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}
+switch: {flow_control: bfc, ecn: {enabled: false}}
+cc: {algorithm: none}
+workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 1ms}, {type: incast, receiver: 3, senders: 8-15, size: 64KB, start: 20us, count: 20, period: 50us}]
+)"},
         ParallelCase{"timely", R"(
 seed: 6
 topology: {type: fat_tree, k: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 2us}}

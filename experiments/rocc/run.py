@@ -6,11 +6,15 @@ Follows the experiment protocol of experiments/README.md (`lossless reproduce ro
 below, a progress line per case on stderr, and writes OUT/results.json (figures as plot data, drawn by
 tools/report.py).
 Experiments: (a) fairness, queue and settling time for N = 2, 10, 100 at 40G and 100G (20 ms; steady state
-from 12 ms); (b) the 3 -> 100 -> 3 flow staircase; (c) multi-bottleneck; (d) asymmetric topology with RoCC and with
-HPCC; (e) the large-scale scenario, at reduced duration by default (50 % load for 2 ms, 70 % for 10 ms) and at the
-paper's 100 ms for both loads with --full ((a)-(d) always run the paper's durations). Rates in (c), (d) are wire
-rates averaged from 4 ms to the end (8 ms). Standard library only (--plot calls `lossless plot`, which needs
-matplotlib). Exit status 2 if a case failed (the others are still reported).
+from 12 ms), again with switch.params.low_queue_full_gain (the ruling on the settling time) and at 40G N = 100
+with pi_rounding: result; (b) the 3 -> 100 -> 3 flow staircase, with and without low_queue_full_gain; Fig. 11:
+N = 10 at 40G with every scheme; (c) multi-bottleneck and (d) asymmetric topology (Fig. 12) with every scheme;
+(e) the large-scale fat tree with every scheme, WebSearch and FB_Hadoop at 50 % and 70 % load, run as one sweep
+(`lossless sweep` of the generated OUT/e-sweep.yaml), 5 ms of arrivals by default and the paper's 100 ms with
+--full ((a)-(d) always run the paper's durations). Schemes: RoCC, DCQCN, DCQCN+PI, HPCC, TIMELY, QCN, BFC, and
+PACC as soon as `lossless list mechanisms` names it (OPTIONAL_SCHEMES). Rates in (c), (d) are wire rates averaged
+from 4 ms to the end (8 ms). Standard library only (--plot calls `lossless plot`, which needs matplotlib). Exit
+status 2 if a case failed (the others are still reported).
 """
 import argparse
 import concurrent.futures
@@ -27,9 +31,28 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 
 STEADY_NS = 12e6
 STAIRCASE = (3, 6, 12, 25, 50, 100, 50, 25, 12, 6, 3)  # flows during each 10 ms step of (b)
-SCHEMES = (("rocc", []), ("dcqcn", ["cc.algorithm=dcqcn", "switch.mechanism=none"]),
-           ("hpcc", ["cc.algorithm=hpcc", "switch.mechanism=none"]),
-           ("timely", ["cc.algorithm=timely", "switch.mechanism=none"]))
+# Every scheme RoCC is compared with, as --set overrides of a RoCC scenario (whose switch.params are RoCC's).
+BASE_SCHEMES = (
+    ("rocc", ["cc.algorithm=rocc", "switch.mechanism=rocc"]),
+    ("dcqcn", ["cc.algorithm=dcqcn", "switch.mechanism=none", "switch.params={}"]),
+    ("dcqcn-pi", ["cc.algorithm=dcqcn", "switch.mechanism=none", "switch.params={}", "switch.ecn.marking=pi"]),
+    ("hpcc", ["cc.algorithm=hpcc", "switch.mechanism=none", "switch.params={}"]),
+    ("timely", ["cc.algorithm=timely", "switch.mechanism=none", "switch.params={}"]),
+    ("qcn", ["cc.algorithm=qcn", "switch.mechanism=qcn", "switch.params={}"]),
+    # BFC as its authors run it: no end-to-end congestion control, no ECN; PFC stays as a last resort.
+    ("bfc", ["cc.algorithm=none", "switch.mechanism=none", "switch.params={}", "switch.flow_control=bfc",
+             "switch.ecn.enabled=false"]),
+)
+# Schemes that join when the binary registers them (the switch mechanism named last): PACC is being built on
+# branch `mercury`; adjust its settings here if its scheme takes others.
+OPTIONAL_SCHEMES = (
+    ("pacc", ["cc.algorithm=dcqcn", "switch.mechanism=pacc", "switch.params={}"], "pacc"),
+)
+SCHEMES = BASE_SCHEMES  # replaced in main() by the schemes the binary has
+LABELS = {"rocc": "RoCC", "dcqcn": "DCQCN", "dcqcn-pi": "DCQCN+PI", "hpcc": "HPCC", "timely": "TIMELY",
+          "qcn": "QCN", "bfc": "BFC", "pacc": "PACC"}
+WORKLOADS = (("WebSearch", "websearch"), ("FB_Hadoop", "fbhadoop"))
+SETTLE = ((40, 2), (40, 10), (40, 100), (100, 2), (100, 10), (100, 100))
 MAX_POINTS = 400  # per plotted series: enough for the eye, keeps results.json small
 
 
@@ -37,28 +60,87 @@ class CaseFailed(Exception):
     pass
 
 
+def fairness_sets(gbps, n):
+    return [f"topology.hosts={n + 1}", f"workload.0.senders=1-{n}", f"topology.host_link.rate={gbps}Gbps",
+            f"workload.0.rate={gbps * 9 // 10}Gbps"]
+
+
+LQFG = ["switch.params.low_queue_full_gain=true"]
+
+
 def cases(full):
-    """Every run: (name, scenario file, --set overrides). Names are the output folders."""
+    """Every run but (e)'s sweep: (name, scenario file, --set overrides). Names are the output folders."""
     out = []
-    for gbps in (40, 100):
-        for n in (2, 10, 100):
-            out.append((f"a-{gbps}g-n{n}", "a-fairness.yaml",
-                        [f"topology.hosts={n + 1}", f"workload.0.senders=1-{n}", f"topology.host_link.rate={gbps}Gbps",
-                         f"workload.0.rate={gbps * 9 // 10}Gbps"]))
+    for gbps, n in SETTLE:
+        out.append((f"a-{gbps}g-n{n}", "a-fairness.yaml", fairness_sets(gbps, n)))
+        out.append((f"a-{gbps}g-n{n}-lqfg", "a-fairness.yaml", fairness_sets(gbps, n) + LQFG))
+    out.append(("a-40g-n100-result", "a-fairness.yaml", fairness_sets(40, 100) + ["switch.params.pi_rounding=result"]))
     out.append(("b-staircase", "b-staircase.yaml", []))
+    out.append(("b-staircase-lqfg", "b-staircase.yaml", LQFG))
+    for cc, sets in SCHEMES:
+        # Fig. 11: N = 10 at 40G with every scheme (RoCC's own run is (a)'s).
+        if cc != "rocc":
+            out.append((f"f11-{cc}", "a-fairness.yaml", fairness_sets(40, 10) + sets))
     out.append(("c-multi-bottleneck", "c-multi-bottleneck.yaml", []))
     out.append(("d-asymmetric-rocc", "d-asymmetric.yaml", []))
-    out.append(("d-asymmetric-hpcc", "d-asymmetric.yaml", ["cc.algorithm=hpcc", "switch.mechanism=none", "switch.params={}"]))
-    for load, ms in e_loads(full):
-        for cc, sets in SCHEMES:
-            out.append((f"e-large-scale-{cc}-{int(load * 100)}", "e-large-scale.yaml",
-                        sets + [f"workload.0.load={load}", f"workload.0.duration={ms}ms"]))
+    for cc, sets in SCHEMES:
+        if cc != "rocc":
+            out.append((f"c-multi-bottleneck-{cc}", "c-multi-bottleneck.yaml", sets))
+            out.append((f"d-asymmetric-{cc}", "d-asymmetric.yaml", sets))
     return out
 
 
-def e_loads(full):
-    """(load, duration in ms) of the large-scale runs: the paper's 100 ms with --full."""
-    return ((0.5, 100), (0.7, 100)) if full else ((0.5, 2), (0.7, 10))
+def e_ms(full):
+    """Arrivals of the large-scale runs (ms): the paper's 100 ms with --full."""
+    return 100 if full else 5
+
+
+def e_cases():
+    """(e)'s sweep: every scheme x workload x load, as (name, --set overrides)."""
+    out = []
+    for cdf, tag in WORKLOADS:
+        for load in (0.5, 0.7):
+            for cc, sets in SCHEMES:
+                out.append((f"{cc}-{tag}-{int(load * 100)}", sets + [f"workload.0.cdf={cdf}", f"workload.0.load={load}"]))
+    return out
+
+
+def write_e_sweep(out_dir):
+    """OUT/e-sweep.yaml: (e) as one sweep over the base scenario, which `lossless sweep` runs."""
+    path = os.path.join(out_dir, "e-sweep.yaml")
+    lines = ["# Generated by experiments/rocc/run.py: the RoCC paper's large-scale comparison (e), one case per",
+             "# scheme, workload and load. Duration: --set workload.0.duration=... (run.py sets it).",
+             f"scenario: {json.dumps(os.path.join(HERE, 'e-large-scale.yaml'))}", f"out: {json.dumps(os.path.join(out_dir, 'e'))}",
+             "cases:"]
+    for name, sets in e_cases():
+        # Values as YAML, the way --set reads them (`{}` is an empty mapping, not a string).
+        kv = ", ".join(f"{json.dumps(k)}: {v}" for k, v in (x.split("=", 1) for x in sets))
+        lines.append(f"  - {{name: {name}, set: {{{kv}}}}}")
+    os.makedirs(out_dir, exist_ok=True)
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
+
+
+def run_sweep(lossless, out_dir, full, jobs):
+    """Runs (e)'s sweep; returns {case: error} for the cases that failed."""
+    path = write_e_sweep(out_dir)
+    sys.stderr.write(f"[rocc] case e-sweep ({len(e_cases())} runs, {e_ms(full)} ms of arrivals each) ...\n")
+    t0 = time.time()
+    p = subprocess.run([lossless, "sweep", path, "-j", str(jobs), "-o", os.path.join(out_dir, "e"), "--quiet",
+                        "--set", f"workload.0.duration={e_ms(full)}ms"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    failed = {}
+    try:
+        for c in json.load(open(os.path.join(out_dir, "e", "sweep.json")))["cases"]:
+            if not c["ok"]:
+                failed["e-" + c["name"]] = c["error"] or "failed"
+    except (OSError, ValueError, KeyError):
+        failed["e-sweep"] = (p.stderr.strip().splitlines() or [f"exit status {p.returncode}"])[-1]
+    if p.returncode != 0 and not failed:
+        failed["e-sweep"] = (p.stderr.strip().splitlines() or [f"exit status {p.returncode}"])[-1]
+    sys.stderr.write(f"[rocc] case e-sweep done in {time.time() - t0:.1f} s\n")
+    return failed
 
 
 def run_all(lossless, out_dir, todo, jobs):
@@ -174,10 +256,8 @@ def fairness(out_dir):
     return lines, item
 
 
-def staircase(out_dir):
-    """(b), Fig. 9: the settling time of every step, and F over time beside the fair share."""
-    out = os.path.join(out_dir, "b-staircase")
-    lines = []
+def staircase_steps(out):
+    """(b): (t0, t1, N, settled time) of every step of one staircase run, and the fair-rate trace."""
     trace = fair_trace(out)
     # Step times: when a group's first flow starts (up) or its last flow finishes (down); groups are sized for
     # 10 ms steps but finish a little early or late, so each step is timed from the run itself.
@@ -189,6 +269,7 @@ def staircase(out_dir):
     last_end = [max(float(f["finish_ns"] or "inf") for f in flows[lo:hi]) for lo, hi in reversed(groups)]
     starts = [0.0] + ups + last_end
     ends = ups + first_end + [110e6]
+    steps = []
     for k, n in enumerate(STAIRCASE):
         t0, t1, target = starts[k], ends[k], 40e9 / n
         window = [(t, f) for t, f in trace if t0 <= t < t1]
@@ -197,7 +278,16 @@ def staircase(out_dir):
             if abs(f / target - 1) > 0.10:
                 break
             settled = t
-        lines.append((f"(b) step at {t0 / 1e6:.1f} ms to N={n} ({target / 1e9:.2f} Gb/s): F within 10 % after",
+        steps.append((t0, t1, n, settled))
+    return steps, trace, starts
+
+
+def staircase(out_dir):
+    """(b), Fig. 9: the settling time of every step, and F over time beside the fair share."""
+    steps, trace, starts = staircase_steps(os.path.join(out_dir, "b-staircase"))
+    lines = []
+    for t0, t1, n, settled in steps:
+        lines.append((f"(b) step at {t0 / 1e6:.1f} ms to N={n} ({40 / n:.2f} Gb/s): F within 10 % after",
                       f"{(settled - t0) / 1e6:.1f} ms (step lasts {(t1 - t0) / 1e6:.1f})", "< 2 ms"))
     plot = {"title": "F at the 40G bottleneck as flows go 3 -> 100 -> 3", "type": "lines", "xlabel": "time (ms)",
             "ylabel": "rate (Gb/s)", "ylog": True,
@@ -208,9 +298,125 @@ def staircase(out_dir):
     down, up = took[6:], took[1:6]  # the first step (0 ms) is the start-up, timed in Fig. 8's terms
     differs = (f"Halving steps settle in {min(down):.1f}-{max(down):.1f} ms, within the paper's 2 ms; doubling steps take "
                f"{min(up):.1f}-{max(up):.1f} ms: F must climb, and Algorithm 1 with the paper's gains climbs at most 2 "
-               f"units per tick near F_min.")
+               f"units per tick near F_min (the ruling on the settling time: see its own item).")
     item = {"id": "fig9-staircase", "kind": "figure", "title": "Fig. 9: fair rate through a 3 -> 100 -> 3 flow staircase",
             "rows": [list(x) for x in lines], "plots": [plot], "differs": differs}
+    return lines, item
+
+
+def climb_ticks(gbps, target_bps):
+    """Ticks Algorithm 1 needs from F_min to `target_bps` with an empty queue: at most trunc(alpha0 / ratio x
+    Q_ref) units per tick (the beta terms cancel over a climb)."""
+    f_max, q_ref, alpha0 = gbps * 100, (150e3 if gbps == 40 else 300e3) / 600, 0.3 if gbps == 40 else 0.45
+    f, ticks = 10, 0
+    while f < target_bps / 1e7:
+        level = 2
+        while f < f_max // level and level < 64:
+            level *= 2
+        f += int(alpha0 / (level // 2) * int(q_ref))
+        ticks += 1
+    return ticks
+
+
+def ruling(out_dir):
+    """The ruling on the settling time: Algorithm 1 as published (default) beside low_queue_full_gain, and the
+    two roundings."""
+    lines, f_series = [], []
+    for gbps, n in SETTLE:
+        fair = gbps * 1e9 / n
+        off = settled_ms(os.path.join(out_dir, f"a-{gbps}g-n{n}"), fair)
+        on_dir = os.path.join(out_dir, f"a-{gbps}g-n{n}-lqfg")
+        on = settled_ms(on_dir, fair)
+        r = wire_rates(on_dir, STEADY_NS)
+        lines.append((f"(a) {gbps}G N={n}: F within 10 % of B/N from, low_queue_full_gain off / on",
+                      f"{off:.1f} / {on:.1f} ms", "~2 ms"))
+        lines.append((f"(a) {gbps}G N={n}, low_queue_full_gain on: rate / (B/N) min-max, mean queue (KB)",
+                      f"{min(r.values()) / fair:.3f} - {max(r.values()) / fair:.3f}, {mean_queue(on_dir, STEADY_NS) / 1e3:.0f}",
+                      f"1.0, {150 if gbps == 40 else 300}"))
+        if n <= 10:
+            for tag, d in (("off", f"a-{gbps}g-n{n}"), ("on", f"a-{gbps}g-n{n}-lqfg")):
+                tr = fair_trace(os.path.join(out_dir, d))
+                f_series.append(series(f"{gbps}G N={n} {tag}", [t / 1e6 for t, _ in tr], [f / fair for _, f in tr],
+                                       "solid" if tag == "off" else "dashed"))
+    ups = {}
+    for tag, d in (("off", "b-staircase"), ("on", "b-staircase-lqfg")):
+        steps, _, _ = staircase_steps(os.path.join(out_dir, d))
+        ups[tag] = [(settled - t0) / 1e6 for t0, _, _, settled in steps[1:6]]
+    lines.append(("(b) doubling steps: F within 10 % after, low_queue_full_gain off / on",
+                  f"{min(ups['off']):.1f}-{max(ups['off']):.1f} / {min(ups['on']):.1f}-{max(ups['on']):.1f} ms", "< 2 ms"))
+    q_adj = mean_queue(os.path.join(out_dir, "a-40g-n100"), STEADY_NS) / 1e3
+    q_res = mean_queue(os.path.join(out_dir, "a-40g-n100-result"), STEADY_NS) / 1e3
+    lines.append(("(a) 40G N=100: mean queue (KB), pi_rounding adjustment / result", f"{q_adj:.0f} / {q_res:.0f}",
+                  "150 (Q_ref)"))
+    ticks = climb_ticks(40, 18e9)
+    differs = (f"Algorithm 1 as published (the authors' model computes it the same way) climbs from F_min by at most "
+               f"2/4/9/18/37/75 units per 40 us tick across the auto-tune regions: {ticks} ticks "
+               f"({ticks * 0.04:.1f} ms) to 18 Gb/s at 40G, so the paper's ~2 ms cannot come from it. The authors' "
+               f"earlier, unused controller uses full gain while the queue is nearly empty "
+               f"(low_queue_full_gain, off by default); with it F settles in the times on the right. Truncating "
+               f"the whole result instead of the adjustment (pi_rounding: result, the authors' model) floors every "
+               f"small cut and biases the queue below Q_ref at N = 100.")
+    plot = {"title": "F / (B/N) with Algorithm 1 as published (solid) and with low_queue_full_gain (dashed)",
+            "type": "lines", "xlabel": "time (ms)", "ylabel": "F / (B/N)", "ylog": True, "series": f_series,
+            "refs": [{"y": 1.0, "label": "fair share"}]}
+    item = {"id": "ruling-settling", "kind": "figure",
+            "title": "Ruling on the settling time: Algorithm 1 as published beside low_queue_full_gain; PI rounding",
+            "rows": [list(x) for x in lines], "differs": differs, "plots": [plot]}
+    return lines, item
+
+
+def queue_samples(out, start_ns):
+    return [float(r["bytes"]) for r in csv.DictReader(open(os.path.join(out, "queues.csv"))) if float(r["time_ns"]) > start_ns]
+
+
+FIG11_PAPER = {
+    "rocc": "4 Gb/s each; queue at Q_ref; full link",
+    "dcqcn": "close to 4 Gb/s; queue fluctuates ~100 KB",
+    "dcqcn-pi": "fairly stable queue; high utilisation",
+    "hpcc": "below 4 Gb/s (5 % headroom); shallow queue",
+    "timely": "significant deviation from 4 Gb/s; unstable ~200 KB queue; high utilisation",
+    "qcn": "significant deviation from 4 Gb/s",
+    "bfc": "close to 4 Gb/s (comparable to RoCC)",
+    "pacc": "more stable than DCQCN, converges faster",
+}
+
+
+def fig11(out_dir):
+    """Fig. 11: N = 10 flows into one 40G link with every scheme: per-flow rate, queue, utilisation."""
+    lines, q_series, stats = [], [], {}
+    for cc, _ in SCHEMES:
+        out = os.path.join(out_dir, "a-40g-n10" if cc == "rocc" else f"f11-{cc}")
+        r = wire_rates(out, STEADY_NS)
+        q = queue_samples(out, STEADY_NS)
+        qm = sum(q) / len(q)
+        sd = (sum((x - qm) ** 2 for x in q) / len(q)) ** 0.5
+        util = sum(r.values()) / 40e9
+        stats[cc] = (min(r.values()) / 1e9, max(r.values()) / 1e9, qm / 1e3, sd / 1e3, util)
+        lines.append((f"Fig. 11 {LABELS[cc]}: per-flow rate min-max (Gb/s) / queue mean +- sd (KB) / utilisation",
+                      f"{min(r.values()) / 1e9:.2f}-{max(r.values()) / 1e9:.2f} / {qm / 1e3:.0f} +- {sd / 1e3:.0f} / "
+                      f"{100 * util:.1f} %", FIG11_PAPER.get(cc, "")))
+        rows = [(float(x["time_ns"]), float(x["bytes"])) for x in csv.DictReader(open(os.path.join(out, "queues.csv")))]
+        q_series.append(series(LABELS[cc], [t / 1e6 for t, _ in rows], [b / 1e3 for _, b in rows]))
+    cats = [LABELS[cc] for cc, _ in SCHEMES]
+    plots = [{"title": "Fig. 11(a): per-flow rate, N = 10 at 40G (12-20 ms)", "type": "bars", "ylabel": "rate (Gb/s)",
+              "categories": cats, "series": [{"label": "slowest flow", "y": [round(stats[c][0], 3) for c, _ in SCHEMES]},
+                                             {"label": "fastest flow", "y": [round(stats[c][1], 3) for c, _ in SCHEMES]}],
+              },
+             {"title": "Fig. 11(b): queue at the bottleneck", "type": "lines", "xlabel": "time (ms)", "ylabel": "queue (KB)",
+              "series": q_series},
+             {"title": "Fig. 11(c): bottleneck utilisation (12-20 ms)", "type": "bars", "ylabel": "utilisation (%)",
+              "categories": cats, "series": [{"label": "lossless", "y": [round(100 * stats[c][4], 2) for c, _ in SCHEMES]}]}]
+    spread = {cc: (v[1] - v[0]) / 4 for cc, v in stats.items()}
+    widest = max(spread, key=spread.get)
+    differs = (f"Same ordering as the paper where it states one: RoCC holds every flow at 4 Gb/s "
+               f"({stats['rocc'][0]:.2f}-{stats['rocc'][1]:.2f}) and the queue at Q_ref; QCN spreads most "
+               f"({stats['qcn'][0]:.1f}-{stats['qcn'][1]:.1f} Gb/s: 802.1Qau's 10G constants move a flow by 5 Mb/s per "
+               f"active-increase stage); HPCC leaves its headroom unused ({100 * stats['hpcc'][4]:.0f} %). DCQCN+PI with the "
+               f"fluid model's gains holds the mean queue near its 200 KB reference but oscillates (+-"
+               f"{stats['dcqcn-pi'][3]:.0f} KB) where the paper calls it fairly stable. Widest spread: {LABELS[widest]}.")
+    item = {"id": "fig11-comparison", "kind": "figure",
+            "title": "Fig. 11: N = 10 flows into one 40G link: RoCC beside every other scheme",
+            "rows": [list(x) for x in lines], "plots": plots, "differs": differs}
     return lines, item
 
 
@@ -231,6 +437,38 @@ def multi_bottleneck(out_dir):
     item = {"id": "fig10-multi-bottleneck", "kind": "figure",
             "title": "Fig. 10 / 12(a): multi-bottleneck fairness (D0 crosses two congestion points)",
             "rows": [list(x) for x in lines], "plots": [plot], "differs": differs}
+    return lines, item
+
+
+FIG12A_PAPER = {"rocc": "5 / 5 / 8.75", "dcqcn": "D0 30 % below 5; the others above", "hpcc": "D0 ~50 % below 5",
+                "bfc": "D0, D5 ~5; D1..D4 ~45 % below 8.75", "pacc": "like DCQCN"}
+FIG12B_PAPER = {"rocc": "14.29 each", "dcqcn": "close to 14.29 each", "hpcc": "~9.4 / ~24.5",
+                "bfc": "fairer than DCQCN", "pacc": "close to RoCC"}
+
+
+def fig12(out_dir):
+    """Fig. 12: the multi-bottleneck and asymmetric topologies with every scheme."""
+    lines, a_bars, b_bars = [], [], []
+    for cc, _ in SCHEMES:
+        c = wire_rates(os.path.join(out_dir, "c-multi-bottleneck" + ("" if cc == "rocc" else f"-{cc}")))
+        d = wire_rates(os.path.join(out_dir, f"d-asymmetric-{cc}"))
+        lines.append((f"Fig. 12(a) {LABELS[cc]}: D0 / D5 / D1..D4 mean (Gb/s)",
+                      f"{c[0] / 1e9:.2f} / {c[5] / 1e9:.2f} / {sum(c[i] for i in range(1, 5)) / 4e9:.2f}",
+                      FIG12A_PAPER.get(cc, "not in Fig. 12")))
+        lines.append((f"Fig. 12(b) {LABELS[cc]}: D0..D4 mean / D5, D6 mean (Gb/s)",
+                      f"{sum(d[i] for i in range(5)) / 5e9:.2f} / {(d[5] + d[6]) / 2e9:.2f}",
+                      FIG12B_PAPER.get(cc, "not in Fig. 12")))
+        a_bars.append({"label": LABELS[cc], "y": [round(c[i] / 1e9, 3) for i in range(6)]})
+        b_bars.append({"label": LABELS[cc], "y": [round(d[i] / 1e9, 3) for i in range(7)]})
+    plots = [{"title": "Fig. 12(a): per-flow rate, multi-bottleneck (fair: 5, 8.75 x 4, 5)", "type": "bars",
+              "ylabel": "rate (Gb/s)", "categories": [f"D{i}" for i in range(6)], "series": a_bars},
+             {"title": "Fig. 12(b): per-flow rate, asymmetric topology (fair: 14.29 each)", "type": "bars",
+              "ylabel": "rate (Gb/s)", "categories": [f"D{i}" for i in range(7)], "series": b_bars,
+              "refs": [{"y": 14.29, "label": "fair share"}]}]
+    item = {"id": "fig12-fairness", "kind": "figure", "title": "Fig. 12: fairness with two congestion points (a) and "
+            "an asymmetric topology (b), every scheme", "rows": [list(x) for x in lines], "plots": plots,
+            "differs": "See experiments/rocc/README.md for each scheme beside the paper's statements; the paper shows "
+                       "DCQCN, HPCC, PACC and BFC only."}
     return lines, item
 
 
@@ -256,72 +494,149 @@ def asymmetric(out_dir):
     return lines, item
 
 
+BINS = ((0, 10e3, "<10K"), (10e3, 100e3, "10K-100K"), (100e3, 1e6, "100K-1M"), (1e6, 10e6, "1M-10M"),
+        (10e6, float("inf"), ">=10M"))
+# Tail-FCT ratios the paper states (scheme's p99 FCT / RoCC's, over the flow-size bins, 70 % load).
+TAIL_PAPER = {("websearch", "dcqcn"): "1.7-4.5", ("websearch", "hpcc"): "1.4-3.9", ("websearch", "pacc"): "1.6-3.6",
+              ("websearch", "bfc"): "1.1-3.5", ("fbhadoop", "dcqcn"): "2.1-7", ("fbhadoop", "hpcc"): "3.5-8.2",
+              ("fbhadoop", "pacc"): "1.4-2.6", ("fbhadoop", "bfc"): "3.3-19.1"}
+TABLE3_PAPER = {"dcqcn": (378.86, 2635.63), "hpcc": (211.02, 1459.04), "pacc": (301.33, 382.18), "bfc": (208.76, 1341.67),
+                "rocc": (335.86, 232.52)}
+
+
+def pct(xs, p):
+    xs = sorted(xs)
+    return xs[int(round(p / 100 * (len(xs) - 1)))] if xs else float("nan")
+
+
+def fct_stats(out):
+    """Per size bin (avg, p99) FCT in us and the per-flow average rates (size / FCT, Mb/s) of completed flows."""
+    per_bin = [[] for _ in BINS]
+    rates = []
+    for r in csv.DictReader(open(os.path.join(out, "fct.csv"))):
+        if not r["finish_ns"]:
+            continue
+        size, fct = float(r["size_bytes"]), float(r["fct_ns"])
+        for i, (lo, hi, _) in enumerate(BINS):
+            if lo <= size < hi:
+                per_bin[i].append(fct / 1e3)
+        rates.append(size * 8 / fct * 1e3)  # Mb/s
+    bins = [(sum(v) / len(v) if v else float("nan"), pct(v, 99), len(v)) for v in per_bin]
+    return bins, rates
+
+
 def large_scale(out_dir, full):
-    lines, stats = [], {}
-    for load, ms in e_loads(full):
-        for cc, _ in SCHEMES:
-            s = json.load(open(os.path.join(out_dir, f"e-large-scale-{cc}-{int(load * 100)}", "summary.json")))
-            stats[(load, cc)] = s
-            lines.append((f"(e) {load:.0%} load, {ms} ms, {cc}: slowdown mean / p99, PFC pauses",
-                          f"{s['slowdown']['mean']:.2f} / {s['slowdown']['p99']:.2f}, {s['pfc']['pause_frames']}",
-                          "RoCC lowest tail, fewest pauses"))
-    cats = [cc for cc, _ in SCHEMES]
-    plots = []
-    for key, label in (("p99", "p99 slowdown"), ("mean", "mean slowdown")):
-        plots.append({"title": f"Large scale (90 hosts, WebSearch): {label} by scheme", "type": "bars",
-                      "ylabel": label, "ylog": key == "p99", "categories": cats,
-                      "series": [{"label": f"{load:.0%} load, {ms} ms",
-                                  "y": [round(stats[(load, cc)]["slowdown"][key], 3) for cc in cats]}
-                                 for load, ms in e_loads(full)]})
-    p99 = {cc: stats[(0.7, cc)]["slowdown"]["p99"] for cc in cats}
-    mean = {cc: stats[(0.7, cc)]["slowdown"]["mean"] for cc in cats}
-    low99, lowmean = min(p99, key=p99.get), min(mean, key=mean.get)
-    pauses = sum(s["pfc"]["pause_frames"] for s in stats.values())
-    differs = (f"At 70 % load {low99} has the lowest p99 slowdown ({p99[low99]:.1f}; paper: RoCC) and "
-               + (f"the lowest mean ({mean[lowmean]:.2f}). " if lowmean == "rocc" else
-                  f"{lowmean} the lowest mean ({mean[lowmean]:.2f} against RoCC's {mean['rocc']:.2f}). ")
-               + (f"No scheme triggers PFC here (32 MB dynamic-threshold buffers), so the paper's 'fewest pauses' is checked "
-                  f"on an incast instead (test Rocc.FewerPfcPausesThanDcqcnOnAnIncast)." if pauses == 0 else
-                  "PFC pause frames at 70 %: " + ", ".join(f"{cc} {stats[(0.7, cc)]['pfc']['pause_frames']}" for cc in cats)
-                  + " (paper: RoCC fewest).")
-               + ("" if full else " Reduced scale: 2 ms and 10 ms of arrivals, where start-up weighs more (every CP starts "
-                                  "at F_min); --full runs the paper's 100 ms."))
-    item = {"id": "large-scale", "kind": "figure",
-            "title": "Large scale: 3 x 3 fat tree, 90 hosts at 40G, WebSearch at 50 % and 70 % load",
-            "rows": [list(x) for x in lines], "plots": plots, "differs": differs}
-    return lines, item
+    """(e), Figs. 15-17 and Table III: every scheme on the fat tree, WebSearch and FB_Hadoop at 50 % and 70 %."""
+    ms = e_ms(full)
+    lines, plots, stats = [], [], {}
+    for _, tag in WORKLOADS:
+        for load in (0.5, 0.7):
+            for cc, _ in SCHEMES:
+                out = os.path.join(out_dir, "e", f"{cc}-{tag}-{int(load * 100)}")
+                s = json.load(open(os.path.join(out, "summary.json")))
+                bins, rates = fct_stats(out)
+                m = sum(rates) / len(rates)
+                sd = (sum((x - m) ** 2 for x in rates) / len(rates)) ** 0.5
+                stats[(tag, load, cc)] = (s, bins, m, sd)
+    for cdf, tag in WORKLOADS:
+        for load in (0.5, 0.7):
+            rocc = stats[(tag, load, "rocc")][1]
+            for cc, _ in SCHEMES:
+                s, bins, m, sd = stats[(tag, load, cc)]
+                ratios = [b[1] / r[1] for b, r in zip(bins, rocc) if b[2] and r[2]]
+                paper = TAIL_PAPER.get((tag, cc), "RoCC lowest" if cc == "rocc" else "not in Figs. 15-16")
+                lines.append((f"(e) {cdf} {load:.0%}, {ms} ms, {LABELS[cc]}: p99 FCT / RoCC's over size bins; "
+                              f"slowdown mean / p99; PFC pauses",
+                              f"{min(ratios):.2f}-{max(ratios):.2f}; {s['slowdown']['mean']:.2f} / {s['slowdown']['p99']:.2f}; "
+                              f"{s['pfc']['pause_frames']}", paper if load == 0.7 else "consistent with 70 %"))
+        for key, label in ((0, "average FCT"), (1, "p99 FCT")):
+            plots.append({"title": f"Fig. {15 + key} ({cdf}, 70 % load, {ms} ms): {label} by flow size", "type": "bars",
+                          "ylabel": f"{label} (us)", "ylog": True, "categories": [b[2] for b in BINS],
+                          "series": [{"label": LABELS[cc], "y": [round(b[key], 2) if b[2] else 0
+                                                                 for b in stats[(tag, 0.7, cc)][1]]} for cc, _ in SCHEMES]})
+    item = {"id": "fig15-16-fct", "kind": "figure",
+            "title": "Figs. 15-16: average and p99 FCT by flow size, 3 x 3 fat tree, 90 hosts at 40G",
+            "rows": [list(x) for x in lines], "plots": plots,
+            "differs": ("Reduced scale: 5 ms of arrivals instead of 100 ms (--full), where start-up weighs more (every "
+                        "RoCC CP starts at F_min). " if not full else "") +
+                       "Ratios are our p99 FCT of each scheme over RoCC's per size bin (min-max over the bins that have "
+                       "flows), beside the ranges the paper's text gives for 70 % load; see experiments/rocc/README.md."}
+    t_lines = []
+    for cc, _ in SCHEMES:
+        _, _, m, sd = stats[("fbhadoop", 0.7, cc)]
+        p = TABLE3_PAPER.get(cc)
+        t_lines.append((f"Table III {LABELS[cc]}: per-flow average rate / standard deviation (Mb/s)", f"{m:.0f} / {sd:.0f}",
+                        f"{p[0]:.0f} / {p[1]:.0f}" if p else "not in Table III"))
+    t_plot = {"title": f"Table III: per-flow average rate (size / FCT), FB_Hadoop 70 %, {ms} ms", "type": "bars",
+              "ylabel": "Mb/s", "categories": [LABELS[cc] for cc, _ in SCHEMES],
+              "series": [{"label": "mean", "y": [round(stats[('fbhadoop', 0.7, cc)][2], 1) for cc, _ in SCHEMES]},
+                         {"label": "standard deviation", "y": [round(stats[('fbhadoop', 0.7, cc)][3], 1) for cc, _ in SCHEMES]}],
+              "refs": [{"y": 333, "label": "ideal ~333 Mb/s (100 Gb/s / 300)"}]}
+    table = {"id": "table3-rates", "kind": "figure", "title": "Table III: per-flow average rate, FB_Hadoop at 70 % load",
+             "rows": [list(x) for x in t_lines], "plots": [t_plot],
+             "differs": "A flow's average rate here is its size over its FCT (the paper records rates at the sources and "
+                        "does not say how it averages them), so short flows, whose FCT is mostly base RTT, weigh in below "
+                        "their fair share."}
+    p_lines = []
+    for cdf, tag in WORKLOADS:
+        for load in (0.5, 0.7):
+            p_lines.append((f"Fig. 17(b) {cdf} {load:.0%}: PFC pause frames by scheme",
+                            ", ".join(f"{LABELS[cc]} {stats[(tag, load, cc)][0]['pfc']['pause_frames']}" for cc, _ in SCHEMES),
+                            "RoCC up to 7x fewer than DCQCN, 2x fewer than PACC; HPCC, PACC, RoCC low" if load == 0.7 else ""))
+    pfc = {"id": "fig17-pfc", "kind": "table", "title": "Fig. 17(b): PFC activations", "rows": [list(x) for x in p_lines],
+           "differs": "Our switches have 32 MB dynamic-threshold buffers (the paper's PFC thresholds: 500 KB at 40G, 800 KB "
+                      "at 100G), so pauses are rarer here; BFC's count is of PFC frames, its own per-flow pauses are not PFC."}
+    return lines + t_lines + p_lines, [item, table, pfc]
+
+
+def available_schemes(lossless):
+    """BASE_SCHEMES, plus the optional ones whose switch mechanism the binary registers."""
+    try:
+        listed = subprocess.run([lossless, "list", "mechanisms"], capture_output=True, text=True).stdout
+    except OSError:
+        listed = ""
+    extra = tuple((cc, sets) for cc, sets, mech in OPTIONAL_SCHEMES if f"  {mech} — " in listed)
+    return BASE_SCHEMES + extra
 
 
 def main():
+    global SCHEMES
     ap = argparse.ArgumentParser()
     ap.add_argument("--lossless", default=os.path.join(ROOT, "build", "lossless"))
     ap.add_argument("--out", default=os.path.join(ROOT, "out", "rocc"))
-    ap.add_argument("--full", action="store_true", help="(e) at the paper's 100 ms (about 4 min on 2 cores)")
+    ap.add_argument("--full", action="store_true", help="(e) at the paper's 100 ms")
     ap.add_argument("-j", "--jobs", type=int, default=1, help="cases run side by side")
     ap.add_argument("--plot", action="store_true")
     a = ap.parse_args()
+    SCHEMES = available_schemes(a.lossless)
     todo = cases(a.full)
-    failed = run_all(a.lossless, a.out, todo, max(1, a.jobs))
+    jobs = max(1, a.jobs)
+    failed = run_all(a.lossless, a.out, todo, jobs)
+    failed.update(run_sweep(a.lossless, a.out, a.full, jobs))
     lines = [("experiment", "lossless", "paper")]
     items = []
-    analyses = ((fairness, ("a-",)), (staircase, ("b-",)), (multi_bottleneck, ("c-",)), (asymmetric, ("d-",)),
+    analyses = ((fairness, ("a-",)), (ruling, ("a-", "b-")), (staircase, ("b-",)), (fig11, ("a-40g-n10", "f11-")),
+                (multi_bottleneck, ("c-",)), (asymmetric, ("d-",)), (fig12, ("c-", "d-")),
                 (lambda d: large_scale(d, a.full), ("e-",)))
     for analyse, prefixes in analyses:
         broken = [n for n in failed if n.startswith(prefixes)]
         if broken:  # the item's numbers need every one of its cases
-            lines.append((f"({prefixes[0][0]}) cases {', '.join(sorted(broken))}", "FAILED", ""))
+            lines.append((f"({prefixes[0].rstrip('-')}) cases {', '.join(sorted(broken))}", "FAILED", ""))
             continue
-        ls, item = analyse(a.out)
+        ls, made = analyse(a.out)
         lines += ls
-        items.append(item)
+        items += made if isinstance(made, list) else [made]
     w = max(len(l[0]) for l in lines)
     for e, m, p in lines:
         print(f"{e:<{w}}  {m:<34}  {p}")
     results = {"paper": "rocc", "title": "RoCC: robust congestion control for RDMA (Menikumbura et al., IEEE TPDS 2023)",
                "scale": "full" if a.full else "reduced",
                "command": "experiments/rocc/run.py" + (" --full" if a.full else ""),
-               "summary": "Micro-benchmarks of TPDS'23 §VI on lossless: (a)-(d) at the paper's durations, (e) "
-                          + ("at the paper's 100 ms." if a.full else "reduced to 2 ms (50 % load) and 10 ms (70 %).")
+               "summary": "Micro-benchmarks of TPDS'23 §VI on lossless with RoCC and the schemes it is compared with ("
+                          + ", ".join(LABELS[cc] for cc, _ in SCHEMES) + "): (a)-(d) and Figs. 11-12 at the paper's "
+                          "durations, the large-scale comparison (e) as one sweep of "
+                          + f"{len(e_cases())} runs with {e_ms(a.full)} ms of arrivals"
+                          + (" (the paper's)." if a.full else " (the paper's 100 ms with --full).")
                           + " Known differences and their causes: experiments/rocc/README.md.",
                "items": items, "failed": [{"case": n, "error": e} for n, e in sorted(failed.items())]}
     os.makedirs(a.out, exist_ok=True)

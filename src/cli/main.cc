@@ -215,6 +215,9 @@ int cmd_list(int argc, char** argv) {
     print_schemes(RoutingRegistry::all());
     std::printf("switch architectures (switch.architecture, parameters under switch.<name>):\n");
     print_schemes(ArchitectureRegistry::all());
+    std::printf("ECN marking (switch.ecn.marking, parameters under switch.ecn.<name>):\n");
+    std::printf("  red — RED on the egress queue (switch.ecn.kmin, kmax, pmax), inline in the packet path\n");
+    print_schemes(MarkingRegistry::all());
   }
   for (const char* section : {"switch", "nic"})
     if (all || what == section) {

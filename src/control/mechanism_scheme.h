@@ -18,6 +18,25 @@ class MechanismFactoryOf final : public MechanismFactory {
   Params p_;
 };
 
+// Mechanism(const Params&, Switch&, Network&) per switch, selected by switch.ecn.marking.
+template <class Params, class Mechanism>
+class MarkingFactoryOf final : public MarkingFactory {
+ public:
+  explicit MarkingFactoryOf(const Params& p) : p_(p) {}
+  std::unique_ptr<SwitchMechanism> create(Switch& sw, Network& net) const override {
+    return std::make_unique<Mechanism>(p_, sw, net);
+  }
+
+ private:
+  Params p_;
+};
+
+#define LOSSLESS_REGISTER_MARKING(Params, Mechanism, name, summary)                  \
+  static const bool LOSSLESS_CONCAT(kRegisteredMarking, __LINE__) [[maybe_unused]] = \
+      ::lossless::MarkingRegistry::add(                                              \
+          ::lossless::make_scheme_entry<::lossless::MarkingFactory, Params,          \
+                                        ::lossless::MarkingFactoryOf<Params, Mechanism>>(name, summary))
+
 #define LOSSLESS_REGISTER_MECHANISM(Params, Mechanism, name, summary)                  \
   static const bool LOSSLESS_CONCAT(kRegisteredMechanism, __LINE__) [[maybe_unused]] = \
       ::lossless::MechanismRegistry::add(                                              \

@@ -10,6 +10,8 @@
 namespace lossless {
 
 // Policy(const Params&, Switch&) per switch; `Policy::kLossless` says whether it keeps the fabric lossless.
+// A policy with a part on every NIC names it `using Nic = ...`, built as Nic(const Params&, RdmaNic&, const
+// CcEnv&).
 template <class Params, class Policy>
 class FlowControlFactoryOf final : public FlowControlFactory {
  public:
@@ -20,6 +22,13 @@ class FlowControlFactoryOf final : public FlowControlFactory {
   bool lossless() const override { return Policy::kLossless; }
   SwitchPathFns path(unsigned features, bool custom_buffer) const override {
     return switch_path_for<Policy>(features, custom_buffer);
+  }
+  std::unique_ptr<NicControl> create_nic(RdmaNic& nic, const CcEnv& env) const override {
+    if constexpr (requires { typename Policy::Nic; }) {
+      return std::make_unique<typename Policy::Nic>(p_, nic, env);
+    } else {
+      return (void)nic, (void)env, nullptr;
+    }
   }
 
  private:

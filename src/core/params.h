@@ -163,6 +163,14 @@ class ParamReader {
     visit_section(r);
     sub->finish();
   }
+  // A nested section handed whole to `read` (a registered scheme's parameters, which its registry entry
+  // parses and checks).
+  template <class F>
+  void scheme_section(const char* n, F&& read) {
+    std::unique_ptr<ParamSource> sub = src_.section(n);
+    read(*sub);
+    sub->finish();
+  }
   // A rule between fields, checked once they are read.
   void require(bool ok, const char* key, const std::string& reason) {
     if (!ok) src_.fail(key, reason);
@@ -225,6 +233,9 @@ class ParamPrinter {
     ParamPrinter inner(os_, indent_, markdown_, prefix_ + name + ".");
     visit_section(inner);
   }
+  // A scheme's own section: `lossless list mechanisms` prints its parameters.
+  template <class F>
+  void scheme_section(const char*, F&&) {}
   void require(bool, const char*, const std::string&) {}
   void unused(bool, const char*) {}
 

@@ -5,6 +5,7 @@
 #include "net/flow_control.h"
 #include "net/routing_policy.h"
 #include "net/switch_architecture.h"
+#include "net/switch_mechanism.h"
 
 namespace lossless {
 namespace {
@@ -23,6 +24,17 @@ std::shared_ptr<const Factory> default_scheme(const std::string& name, const cha
 std::vector<std::string> flow_control_names() { return FlowControlRegistry::names(); }
 std::vector<std::string> routing_names() { return RoutingRegistry::names(); }
 std::vector<std::string> architecture_names() { return ArchitectureRegistry::names(); }
+std::vector<std::string> marking_names() {
+  std::vector<std::string> n{"red"};
+  for (const auto& m : MarkingRegistry::names()) n.push_back(m);
+  return n;
+}
+
+std::shared_ptr<const MarkingFactory> make_marking_scheme(const std::string& name, ParamSource& params) {
+  const MarkingScheme* entry = MarkingRegistry::find(name);
+  if (!entry) throw ConfigError("", "switch.ecn.marking", "no marking scheme named '" + name + "'");
+  return std::shared_ptr<const MarkingFactory>(entry->make(params));
+}
 
 std::string SwitchConfig::flow_control_policy() const {
   return flow_control == "pfc" && !pfc_enabled ? "none" : flow_control;
@@ -42,6 +54,8 @@ void resolve_switch_schemes(SwitchConfig& c) {
   if (!c.architecture_factory)
     c.architecture_factory =
         default_scheme<ArchitectureRegistry, ArchitectureFactory>(c.architecture, "switch.architecture");
+  if (!c.marking_factory && c.ecn_marking != "red")
+    c.marking_factory = default_scheme<MarkingRegistry, MarkingFactory>(c.ecn_marking, "switch.ecn.marking");
 }
 
 }  // namespace lossless

@@ -17,11 +17,17 @@ enum class PfcThreshold : std::uint8_t { kDynamic, kStatic };
 class FlowControlFactory;
 class RoutingFactory;
 class ArchitectureFactory;
+class MarkingFactory;
+class ParamSource;
 
 // Names of the registered switch schemes of each kind (for the choices below).
 std::vector<std::string> flow_control_names();
 std::vector<std::string> routing_names();
 std::vector<std::string> architecture_names();
+// `red` (built in) and the registered marking schemes.
+std::vector<std::string> marking_names();
+// The registered marking scheme `name` with its parameters from `params` (switch.ecn.<name>).
+std::shared_ptr<const MarkingFactory> make_marking_scheme(const std::string& name, ParamSource& params);
 
 struct SwitchConfig {
   Bytes buffer_bytes = 32'000'000;
@@ -41,6 +47,7 @@ struct SwitchConfig {
   std::vector<RateValue> kmin_bytes{{100'000'000'000, 400'000}, {400'000'000'000, 1'600'000}};
   std::vector<RateValue> kmax_bytes{{100'000'000'000, 1'600'000}, {400'000'000'000, 6'400'000}};
   std::vector<RateValue> pmax{{100'000'000'000, 0.2}, {400'000'000'000, 0.2}};
+  std::string ecn_marking = "red";
   std::string routing = "ecmp";
   std::string mechanism = "none";
 
@@ -49,6 +56,7 @@ struct SwitchConfig {
   std::shared_ptr<const FlowControlFactory> flow_control_factory;
   std::shared_ptr<const RoutingFactory> routing_factory;
   std::shared_ptr<const ArchitectureFactory> architecture_factory;
+  std::shared_ptr<const MarkingFactory> marking_factory;  // null: RED (ecn_marking: red)
 
   // The flow-control policy keeps the fabric lossless (PFC headroom); otherwise switches tail-drop.
   bool lossless() const;
@@ -103,6 +111,13 @@ struct SwitchConfig {
       s.real_table("pmax", pmax, "marking probability at kmax (value or per-rate map)", 0, 1);
       for (const auto& e : kmin_bytes)
         s.require(per_rate_value(kmax_bytes, e.rate_bps, true) >= e.value, "kmax", "must not be below kmin");
+      s.choice("marking", ecn_marking, marking_names(),
+               "red: RED with kmin/kmax/pmax, inline in the packet path; another name: a registered marking "
+               "scheme that marks at dequeue, its parameters under switch.ecn.<name> (`lossless list "
+               "mechanisms`), e.g. pi = the PI controller of DCQCN+PI");
+      if (ecn_marking != "red")
+        s.scheme_section(ecn_marking.c_str(),
+                         [&](ParamSource& p) { marking_factory = make_marking_scheme(ecn_marking, p); });
     });
     v.choice("routing", routing, routing_names(),
              "next hop among the shortest paths: ecmp = per-switch-seeded 5-tuple hash (one path per flow), "

@@ -5,7 +5,8 @@
 //    scheme's fields of each ACK (a window), send its own packets (CNPs, credits, grants) and run timers.
 //    The default is the RoCEv2 NIC's ECN notification point (control/dcqcn/notification_point.h).
 //  - NicControl, optional, per NIC: host-wide state (all flows of a receiver), link-local packets, and the
-//    choice of the QP that sends next (SRPT instead of round-robin).
+//    choice of the QP that sends next (SRPT instead of round-robin). A flow-control policy may bring the
+//    NIC's part instead (BFC's per-flow NIC queues, net/flow_control.h); a NIC has at most one.
 //  - a switch part, optional, installed on every switch (HPCC's INT stamping), a SwitchMechanism.
 #pragma once
 #include <cstdint>
@@ -71,6 +72,9 @@ class NicControl {
   virtual void start() {}
   // A link-local scheme packet arrived from the switch.
   virtual void on_packet(const Packet& p) { (void)p; }
+  // A flow of this NIC starts sending (after its sender's on_start) / has been acknowledged in full.
+  virtual void on_flow_start(SenderQp& qp) { (void)qp; }
+  virtual void on_flow_finish(SenderQp& qp) { (void)qp; }
   // True: the NIC asks pick() which QP sends next instead of its round-robin.
   virtual bool schedules_qps() const { return false; }
   // The QP to send from now, among `active` (the NIC's QPs with data left, in start order), or null. Use

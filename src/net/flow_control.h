@@ -12,13 +12,16 @@
 // BufferModel (net/switch_architecture.h). Its registration (LOSSLESS_REGISTER_FLOW_CONTROL,
 // control/flow_control_scheme.h) compiles the switch's packet path for P, so these calls are inlined: a
 // policy costs what its own code costs. Everything else (timers, its own packets) it does through the switch:
-// Switch::send_pause, Switch::sim(), ...
+// Switch::queue_pause_frame, Switch::send_on, Switch::sim(), ... A policy that exchanges its own link-local
+// frames with its neighbours (BFC's pause bitmaps) receives them in on_packet, and may give every NIC a part
+// of its own (FlowControlFactory::create_nic) that obeys them.
 #pragma once
 #include <cstdint>
 #include <memory>
 
 #include "core/scheme_registry.h"
 #include "core/simulator.h"
+#include "net/congestion_control.h"
 #include "net/packet.h"
 
 namespace lossless {
@@ -31,6 +34,9 @@ class FlowControlPolicy {
   virtual ~FlowControlPolicy() = default;
   // Called once the fabric is built, before any flow starts.
   virtual void start() {}
+  // A link-local scheme packet arrived at `in` (offered before the mechanisms see it). Return true to take
+  // it (then free it with Switch::free_packet or send it on).
+  virtual bool on_packet(Port& in, Packet* p) { return (void)in, (void)p, false; }
 };
 
 // The switch's packet handlers compiled for one policy: `arrive` is the event of a packet reaching a port of
@@ -51,6 +57,11 @@ class FlowControlFactory {
   // enqueue and dequeue hooks, custom queue sets) and, with `custom_buffer`, an architecture's own buffer
   // model (else the shared buffer, called without virtual dispatch).
   virtual SwitchPathFns path(unsigned features, bool custom_buffer) const = 0;
+  // The policy's part on every NIC (per-flow queues that obey its frames), or null. A NIC has one part: a
+  // congestion control that brings its own cannot be combined with such a policy.
+  virtual std::unique_ptr<NicControl> create_nic(RdmaNic& nic, const CcEnv& env) const {
+    return (void)nic, (void)env, nullptr;
+  }
 };
 
 using FlowControlScheme = SchemeEntry<FlowControlFactory>;

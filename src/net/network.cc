@@ -97,6 +97,7 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
     Simulator& sim = sim_of(s->node());
     sim.act_as(s->node());  // the policy's timers act for its switch
     s->flow_control().start();
+    if (s->marking()) s->marking()->start();
     sim.act_as(topo_.nodes());
   }
 }
@@ -208,7 +209,17 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
       std::all_of(switches_.begin(), switches_.end(), [](const auto& s) { return s->router().per_flow(); });
   for (std::uint32_t h = 0; h < topo_.hosts; ++h) {
     CcEnv env{sim_of(h), nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_, *nics_[h]};
-    nics_[h]->set_control(cc.create_nic(*nics_[h], env));
+    std::unique_ptr<NicControl> part = cc.create_nic(*nics_[h], env);
+    // A flow-control policy's NIC part (BFC's per-flow queues); a NIC holds one part.
+    if (std::unique_ptr<NicControl> fc = sw_cfg_.flow_control_factory->create_nic(*nics_[h], env)) {
+      if (part)
+        throw ConfigError("", "switch.flow_control",
+                          "'" + sw_cfg_.flow_control +
+                              "' has a part on every NIC, and so does the congestion "
+                              "control: they cannot be combined");
+      part = std::move(fc);
+    }
+    nics_[h]->set_control(std::move(part));
   }
   flow_state_bytes_ = sizeof(Flow) + sizeof(SenderQp) + sizeof(ReceiverContext) + cc.state_bytes() +
                       2 * sizeof(std::unique_ptr<CongestionControl>) +

@@ -41,8 +41,13 @@ struct alignas(64) Packet {
   std::uint8_t route_hop = 0;
   std::uint16_t pfc_quanta = 0;  // 0 = resume
   std::uint8_t pfc_kind = 0;     // who sent the PFC frame (net/pause_kinds.h; 0 = standard PFC)
+  // The flow-control policy's per-hop fields (net/flow_control.h), zero unless a policy writes them: BFC
+  // carries the id of the queue the packet left at the previous hop (the NIC writes its QP's
+  // SenderQp::fc_queue) and marks the packets that asked the previous hop to pause.
+  std::uint16_t fc_tag = 0;
   std::uint32_t payload_bytes = 0;
   std::uint32_t src = 0;  // host index of the sender of this packet
+  std::uint8_t fc_flags = 0;
   // --- end-host fields
   std::uint64_t seq = 0;  // data: byte offset; ack/nack: next expected byte
   TimePs sent_ps = 0;     // data: when the sender put it on the wire; ack: echo

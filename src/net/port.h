@@ -109,6 +109,10 @@ class Port {
   }
   // Bytes of data priorities queued (everything but priority 0).
   Bytes data_bytes() const { return queued_bytes - queues[kControlPriority].bytes(); }
+  // Bytes queued at priority `prio`, in the custom queue set if the port has one.
+  Bytes priority_bytes(std::uint8_t prio) const {
+    return custom_queues && prio != kControlPriority ? custom_queues->bytes(prio) : queues[prio].bytes();
+  }
   // Every queued data-priority packet.
   template <class F>
   void for_each_data_packet(F&& f) const {

@@ -48,6 +48,7 @@ void RdmaNic::start_flow(SenderQp& qp) {
   qp.next_avail_ps = part_.sim.now();
   qp.last_progress_ps = part_.sim.now();
   qp.cc->on_start();
+  if (control_) control_->on_flow_start(qp);
   active_.push_back(&qp);
   if (net_.nic_config().rto_ps > 0) {
     qp.rto = Timer(&qp, [](void* q) {
@@ -78,6 +79,7 @@ inline void RdmaNic::send_data(SenderQp& qp, TimePs now) {
   p->dst = f.dst;
   p->ecmp_hash = net_.forward_hash(f.id);
   p->route = net_.forward_route(f.id);
+  p->fc_tag = qp.fc_queue;
   p->seq = qp.snd_nxt;
   p->payload_bytes = static_cast<std::uint32_t>(std::min<Bytes>(cfg.mtu_bytes, qp.size() - qp.snd_nxt));
   p->wire_bytes = static_cast<std::uint32_t>(p->payload_bytes + cfg.data_header_bytes);
@@ -299,6 +301,7 @@ void RdmaNic::complete(SenderQp& qp) {
   qp.active = false;
   qp.rto.cancel();
   qp.cc->on_finish();
+  if (control_) control_->on_flow_finish(qp);
   auto it = std::find(active_.begin(), active_.end(), &qp);
   std::size_t idx = static_cast<std::size_t>(it - active_.begin());
   active_.erase(it);

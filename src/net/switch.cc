@@ -42,6 +42,12 @@ void Switch::configure() {
     if (auto q = cfg.architecture_factory->create_queues(*this, p)) set_egress_queues(p.index, std::move(q));
   router_ = cfg.routing_factory->create(*this, net_);
   fc_ = cfg.flow_control_factory->create(*this);
+  if (cfg.ecn_enabled && cfg.marking_factory) {
+    // A registered marking scheme replaces the inline RED: it marks in its dequeue hook.
+    ecn_enabled_ = false;
+    marking_ = cfg.marking_factory->create(*this, net_);
+    add_hooks(marking_.get());
+  }
   select_path();
 }
 
@@ -156,6 +162,7 @@ void Switch::queue_pause_frame(std::uint16_t port, std::uint8_t prio, std::uint1
 }
 
 void Switch::deliver_link_local(Port& in, Packet* p) {
+  if (fc_->on_packet(in, p)) return;
   for (SwitchMechanism* m : on_packet_)
     if (m->on_packet(in, p)) return;
   throw InternalError("switch " + std::to_string(node_) + ": no scheme takes packets of kind " +

@@ -61,6 +61,14 @@ class Switch {
   void start_companions() {
     for (auto& c : companions_) c->start();
   }
+  // The marking scheme of `switch.ecn.marking` when it is not the built-in RED (null: RED, inline in the
+  // packet path); the network starts it with the flow-control policy.
+  SwitchMechanism* marking() { return marking_.get(); }
+  // Sets the CE mark of a data packet leaving this switch (a marking scheme's dequeue hook), counted once.
+  void mark_ce(Packet& p) {
+    if (!p.ecn_ce) ++part_.counters.ecn_marks;
+    p.ecn_ce = true;
+  }
   // Replaces the routing policy (a mechanism's adaptive routing); before flows are installed.
   void set_router(std::unique_ptr<RoutingPolicy> r);
   RoutingPolicy& router() { return *router_; }
@@ -126,6 +134,7 @@ class Switch {
   std::unique_ptr<RoutingPolicy> router_;
   std::unique_ptr<SwitchMechanism> mechanism_;
   std::vector<std::unique_ptr<SwitchMechanism>> companions_;
+  std::unique_ptr<SwitchMechanism> marking_;
   std::vector<SwitchMechanism*> on_enqueue_, on_dequeue_, on_pause_, on_packet_;
   std::vector<std::unique_ptr<EgressQueues>> custom_queues_;  // by port (null: the port's own)
   std::unique_ptr<RetryTimer[]> retry_;

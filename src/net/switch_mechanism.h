@@ -56,4 +56,11 @@ class MechanismFactory {
 using MechanismScheme = SchemeEntry<MechanismFactory>;
 using MechanismRegistry = SchemeRegistry<MechanismScheme>;
 
+// An ECN marking scheme (`switch.ecn.marking`, other than the built-in RED): a mechanism on every switch that
+// decides the CE mark of data packets in its dequeue hook (Switch::mark_ce); its parameters live under
+// switch.ecn.<name>. A registry of its own, so that `switch.mechanism` stays free for another scheme.
+class MarkingFactory : public MechanismFactory {};
+using MarkingScheme = SchemeEntry<MarkingFactory>;
+using MarkingRegistry = SchemeRegistry<MarkingScheme>;
+
 }  // namespace lossless

@@ -23,6 +23,8 @@ RoccController::Setting RoccController::for_link(const RoccCpParams& p, RateBps 
   s.q_max = static_cast<std::int64_t>(per_rate_value(p.q_max, rate_bps, false) / dq);
   s.alpha0 = per_rate_value(p.alpha0, rate_bps, false);
   s.beta0 = per_rate_value(p.beta0, rate_bps, false);
+  s.round_result = p.pi_rounding == "result";
+  s.low_queue_full_gain = p.low_queue_full_gain;
   return s;
 }
 
@@ -33,14 +35,22 @@ std::int64_t RoccController::update(Bytes queue_bytes, Bytes delta_q) {
   } else if (q_cur - q_old_ >= s_.q_mid && f_ > s_.f_max / 8) {
     f_ = f_ / 2;
   } else {
-    const auto ratio = static_cast<double>(gain_ratio(f_, s_.f_max));
+    const bool nearly_empty =
+        s_.low_queue_full_gain && q_cur < s_.q_ref / 8 && (q_cur + q_old_) / 2 < s_.q_ref / 8;
+    const auto ratio = nearly_empty ? 1.0 : static_cast<double>(gain_ratio(f_, s_.f_max));
     const double alpha = s_.alpha0 / ratio, beta = s_.beta0 / ratio;
-    // The PI adjustment is truncated toward zero, as a fixed-point datapath computes it: a fraction of a
-    // unit moves F neither up nor down. (Truncating F - adjustment instead would floor every small cut to a
-    // whole unit while dropping every small raise, biasing the queue below Q_ref.)
-    const auto adjust = static_cast<std::int64_t>(alpha * static_cast<double>(q_cur - s_.q_ref) +
-                                                  beta * static_cast<double>(q_cur - q_old_));
-    f_ -= adjust;
+    const double step =
+        alpha * static_cast<double>(q_cur - s_.q_ref) + beta * static_cast<double>(q_cur - q_old_);
+    if (s_.round_result) {
+      // The authors' model: the whole result is truncated (toward zero; F - step is positive here or
+      // clamped).
+      f_ = static_cast<std::int64_t>(static_cast<double>(f_) - step);
+    } else {
+      // The PI adjustment is truncated toward zero, as a fixed-point datapath computes it: a fraction of a
+      // unit moves F neither up nor down. (Truncating F - adjustment instead would floor every small cut to a
+      // whole unit while dropping every small raise, biasing the queue below Q_ref.)
+      f_ -= static_cast<std::int64_t>(step);
+    }
   }
   f_ = std::clamp(f_, s_.f_min, s_.f_max);
   q_old_ = q_cur;

@@ -4,6 +4,7 @@
 // every flow with a packet in its queues.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/params.h"
@@ -27,6 +28,8 @@ struct RoccCpParams {
   std::vector<RateValue> q_max{{40'000'000'000, 360'000}, {100'000'000'000, 660'000}};
   std::vector<RateValue> alpha0{{40'000'000'000, 0.3}, {100'000'000'000, 0.45}};
   std::vector<RateValue> beta0{{40'000'000'000, 1.5}, {100'000'000'000, 2.25}};
+  std::string pi_rounding = "adjustment";
+  bool low_queue_full_gain = false;
   bool trace = false;
 
   template <class V>
@@ -42,6 +45,18 @@ struct RoccCpParams {
     v.size_table("q_max", q_max, "Q_max: queue that resets F to F_min (360KB / 660KB)");
     v.real_table("alpha0", alpha0, "PI gain on Q - Q_ref before auto-tuning (0.3 / 0.45)", 0, 1000);
     v.real_table("beta0", beta0, "PI gain on Q - Q_old before auto-tuning (1.5 / 2.25)", 0, 1000);
+    v.choice(
+        "pi_rounding", pi_rounding, {"adjustment", "result"},
+        "how the PI step becomes a whole number of dF (the paper says only that F is an integer): "
+        "adjustment = truncate alpha (Q - Q_ref) + beta (Q - Q_old) toward zero, so fractions of a unit move "
+        "F in neither direction (our choice); result = truncate F - adjustment, as the authors' model "
+        "(danushkam/rocc SwitchEtherQueue.cc), which floors every small cut to a whole unit and drops every "
+        "small raise, biasing the queue below Q_ref at large N");
+    v.flag(
+        "low_queue_full_gain", low_queue_full_gain,
+        "not in the paper (sensitivity switch): a tick with Q_cur < Q_ref/8 and (Q_cur + Q_old)/2 < Q_ref/8 "
+        "(dQ units, integer division) uses ratio 1 in the auto-tune, as the authors' earlier, unused "
+        "controller getFairRateForAlgo1 does; the climb from F_min then takes ~1-2 ms instead of up to 7 ms");
     v.flag("trace", trace, "write rocc.csv: fair rate and queue of every congested port at every period");
   }
 };
@@ -52,6 +67,8 @@ class RoccController {
   struct Setting {
     std::int64_t f_min, f_max, q_ref, q_mid, q_max;  // F in dF, Q in dQ
     double alpha0, beta0;
+    bool round_result = false;         // pi_rounding: result
+    bool low_queue_full_gain = false;  // ratio 1 while the queue is nearly empty
   };
   RoccController() = default;
   RoccController(const Setting& s, std::int64_t f_init) : s_(s), f_(f_init) {}

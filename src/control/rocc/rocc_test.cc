@@ -61,6 +61,44 @@ TEST(RoccCp, PiWithAutoTunedGains) {
   EXPECT_EQ(u.update(85'800, 600), 96);  // 107 below and falling by 2: -1.003 - 0.094 -> -1
 }
 
+RoccController controller_40g_with(std::int64_t f, const std::string& rounding, bool low_queue_full_gain) {
+  RoccCpParams p;
+  p.pi_rounding = rounding;
+  p.low_queue_full_gain = low_queue_full_gain;
+  return RoccController(RoccController::for_link(p, 40'000'000'000), f);
+}
+
+TEST(RoccCp, RoundingTheResultFloorsEverySmallCut) {
+  // F = 100 (ratio 32, alpha = 0.009375): the queue held 53 units (31.8 KB) above Q_ref asks for a cut of
+  // 0.497 units. Truncating the adjustment leaves F; truncating F - adjustment (the authors' model) floors
+  // it.
+  for (const char* mode : {"adjustment", "result"}) {
+    auto c = controller_40g_with(100, mode, false);
+    c.update(181'800,
+             600);  // Q = 303 units: the jump costs beta x 303 = 14.2 (+ alpha x 53 = 0.5) either way
+    const std::int64_t f = c.fair_rate();
+    EXPECT_EQ(f, std::string(mode) == "result" ? 85 : 86) << mode;
+    EXPECT_EQ(c.update(181'800, 600), std::string(mode) == "result" ? f - 1 : f) << mode;
+  }
+  // A small raise is dropped both ways (F - (-0.98) truncates to F).
+  auto r = controller_40g_with(100, "result", false);
+  r.update(87'000, 600);
+  const std::int64_t f = r.fair_rate();
+  EXPECT_EQ(r.update(87'000, 600), f);
+}
+
+TEST(RoccCp, LowQueueFullGainClimbsAtRatioOneWhileTheQueueIsNearlyEmpty) {
+  // Empty queue at F = 100: the auto-tune gives ratio 32 (+2 units), the sensitivity switch ratio 1 (+75).
+  EXPECT_EQ(controller_40g_with(100, "adjustment", false).update(0, 600), 102);
+  EXPECT_EQ(controller_40g_with(100, "adjustment", true).update(0, 600), 175);
+  // Q_ref / 8 = 31 units: at 31 units the queue is no longer nearly empty.
+  auto c = controller_40g_with(100, "adjustment", true);
+  c.update(18'000, 600);  // 30 units, and (30 + 0) / 2 = 15 < 31: ratio 1: 100 + 0.3 x 220 - 1.5 x 30 = 121
+  EXPECT_EQ(c.fair_rate(), 121);
+  // 31 units: the auto-tuned ratio again (32 at F = 121): 121 + trunc(0.009375 x 219 - 0.047) = 123.
+  EXPECT_EQ(c.update(18'600, 600), 123);
+}
+
 using Harness = test::CcHarness<RoccRpParams, RoccSender>;
 
 Packet cnp(double rate_bps, std::uint32_t origin) {
