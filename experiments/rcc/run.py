@@ -455,7 +455,7 @@ def g_analyse(out_dir, full):
 EXPERIMENTS = [Experiment("a", a_cases, a_analyse), Experiment("b", b_cases, b_analyse),
                Experiment("e", e_cases, e_analyse), Experiment("c", c_cases, c_analyse),
                Experiment("d", d_cases, d_analyse), Experiment("g", g_cases, g_analyse)]
-NEEDS = {"a": ("a-",), "b": ("b-",), "c": ("c-",), "d": ("d-",), "e": ("e-", "b-incast-rcc", "d-multi-rcc"),
+NEEDS = {"a": ("a-",), "b": ("b-",), "c": ("c-",), "d": ("d-", "g-multi-rcc-analysis-gains"), "e": ("e-", "b-incast-rcc", "d-multi-rcc"),
          "g": ("g-", "a-staircase-rcc", "b-incast-rcc", "d-multi-rcc")}
 
 
