@@ -69,6 +69,13 @@ switch: {mechanism: rocc}
 cc: {algorithm: rocc}
 workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 1ms}, {type: incast, receiver: 3, senders: 8-15, size: 64KB, start: 20us, count: 20, period: 50us}]
 )"},
+        // RCC: receivers' PID timers, per-NIC flow counts and clock draws on both threads.
+        ParallelCase{"rcc", R"(
+seed: 7
+topology: {type: fat_tree, k: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}
+cc: {algorithm: rcc, params: {clock_jitter: 200ns}}
+workload: [{type: poisson, cdf: WebSearch, load: 0.6, duration: 1ms}, {type: incast, receiver: 0, senders: 8-15, size: 64KB, start: 20us, count: 20, period: 50us}]
+)"},
         // Flow-control policies with timers and pause frames of their own kinds (P-PFC, CaPFC).
         ParallelCase{"ppfc", R"(
 seed: 7

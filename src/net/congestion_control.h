@@ -34,6 +34,12 @@ struct CcEnv {
   TimePs max_base_rtt_ps;  // largest base RTT between any two hosts (HPCC's GLOBAL_T)
   Bytes max_bdp_bytes;     // largest host-pair bandwidth-delay product
   RdmaNic& host_nic;       // the NIC the object lives on (the sender's, or the receiver's)
+  std::uint64_t seed;      // the scenario seed: a part's random streams derive from it (core/rng.h)
+  // Of the flow a per-flow part serves (0 in a per-NIC part's), from the topology: the unloaded one-way delay
+  // (propagation plus serialization on every link) of a full data packet from sender to receiver, and of an
+  // ACK back. Their sum is the RTT a sender measures on an idle path.
+  TimePs data_one_way_ps;
+  TimePs ack_one_way_ps;
 };
 
 // Cache-line aligned for the same reason as SenderQp.

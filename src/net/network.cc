@@ -116,6 +116,7 @@ PathInfo Network::path(std::uint32_t src, std::uint32_t dst, std::uint32_t hash,
     ++info.links;
     info.one_way_delay_ps += l.delay_ps;
     info.mtu_tx_ps += tx_time_ps(mtu_bytes, l.rate_bps);
+    info.ps_per_byte += 8.0 * static_cast<double>(kPsPerSec) / static_cast<double>(l.rate_bps);
     info.bottleneck_bps = std::min(info.bottleneck_bps, l.rate_bps);
     node = node_ports_[node].peer[port];
     if (node == dst) return info;
@@ -208,7 +209,7 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
   routes_per_flow_ =
       std::all_of(switches_.begin(), switches_.end(), [](const auto& s) { return s->router().per_flow(); });
   for (std::uint32_t h = 0; h < topo_.hosts; ++h) {
-    CcEnv env{sim_of(h), nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_, *nics_[h]};
+    CcEnv env{sim_of(h), nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_, *nics_[h], seed_, 0, 0};
     std::unique_ptr<NicControl> part = cc.create_nic(*nics_[h], env);
     // A flow-control policy's NIC part (BFC's per-flow queues); a NIC holds one part.
     if (std::unique_ptr<NicControl> fc = sw_cfg_.flow_control_factory->create_nic(*nics_[h], env)) {
@@ -245,16 +246,20 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
     fwd_route_[i] = static_cast<std::uint32_t>(route_ports_.size());
     PathInfo p = path(f.src, f.dst, fwd_hash_[i], &route_ports_);
     rev_route_[i] = static_cast<std::uint32_t>(route_ports_.size());
-    path(f.dst, f.src, rev_hash_[i], &route_ports_);
+    PathInfo back = path(f.dst, f.src, rev_hash_[i], &route_ports_);
     q.base_rtt_ps = p.base_rtt_ps();
     q.bottleneck_bps = p.bottleneck_bps;
-    CcEnv env{sim_of(f.src), nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_, *nics_[f.src]};
+    const TimePs data_one_way = p.one_way_ps(nic_cfg_.mtu_bytes + nic_cfg_.data_header_bytes);
+    const TimePs ack_one_way = back.one_way_ps(nic_cfg_.ack_bytes);
+    CcEnv env{sim_of(f.src), nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_,
+              *nics_[f.src], seed_,    data_one_way,     ack_one_way};
     ccs_.push_back(cc.create(q, env));
     q.cc = ccs_.back().get();
     start_order_[i] = setup.reserve_order();
     ReceiverContext& rx = rx_[i];
     rx.ack_every = nic_cfg_.ack_interval;
-    CcEnv rx_env{sim_of(f.dst), nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_, *nics_[f.dst]};
+    CcEnv rx_env{sim_of(f.dst), nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_,
+                 *nics_[f.dst], seed_,    data_one_way,     ack_one_way};
     receivers_.push_back(cc.create_receiver(rx, f, rx_env));
     rx.control = receivers_.back().get();
   }

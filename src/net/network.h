@@ -24,9 +24,14 @@ namespace lossless {
 struct PathInfo {
   std::uint32_t links = 0;
   TimePs one_way_delay_ps = 0;
-  TimePs mtu_tx_ps = 0;  // one MTU payload serialized on every link of the path
+  TimePs mtu_tx_ps = 0;    // one MTU payload serialized on every link of the path
+  double ps_per_byte = 0;  // serialization time of one byte summed over the links of the path
   RateBps bottleneck_bps = 0;
   TimePs base_rtt_ps() const { return 2 * one_way_delay_ps + mtu_tx_ps; }
+  // Propagation plus serialization of a `bytes`-byte packet on every link (store and forward, idle path).
+  TimePs one_way_ps(Bytes bytes) const {
+    return one_way_delay_ps + static_cast<TimePs>(ps_per_byte * static_cast<double>(bytes));
+  }
 };
 
 class Network {
