@@ -7,9 +7,9 @@ Follows the experiment protocol of experiments/README.md (`lossless reproduce me
 a progress line per case on stderr, and writes OUT/results.json (figures as plot data, drawn by tools/report.py).
 Schemes: Mercury, DCQCN, TIMELY, HPCC, PACC (with DCQCN's RP) and DCQCN+TCD, each with its paper's parameters
 (our defaults). Experiments: (a) the victim flow, Figs. 3 and 9 (a-victim.yaml); (b) slow end-to-end feedback,
-Fig. 4 (b-incast.yaml); (c) FB_Hadoop at 80 % load on the small topology, Fig. 10 (c-hadoop.yaml: 20 ms of
+Fig. 4 (b-incast.yaml); (c) FB_Hadoop at 80 % load of the shared link, Fig. 10 (c-hadoop.yaml: 20 ms of
 arrivals, 100 ms with --full); (d) the 320-host fat tree with Hadoop, WebServer, CacheFollower and WebSearch at
-30, 50 and 70 % load, Figs. 11-14, one sweep per scheme (d-sweep.yaml; 1 ms of arrivals, 10 ms with --full).
+30, 50 and 70 % load, Figs. 11-14, one sweep per scheme (d-sweep.yaml; 0.5 ms of arrivals, 10 ms with --full).
 (a) and (b) always run at the paper's scale. Standard library only. Exit status 2 if a case failed (the others
 are still reported).
 """
