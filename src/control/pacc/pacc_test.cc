@@ -57,7 +57,7 @@ TEST(Pacc, NoCnpsWithAnEmptyQueueAndTheTableClearsEachPeriod) {
   auto p = port();
   traffic(p);
   EXPECT_TRUE(p.end_period(0).empty());  // x clipped at 0
-  p.end_period(300'000);                      // x = 1, but no packet arrived in this period
+  p.end_period(300'000);                 // x = 1, but no packet arrived in this period
   EXPECT_DOUBLE_EQ(p.x(), 1.0);
   EXPECT_TRUE(p.end_period(300'000).empty());
 }
