@@ -116,6 +116,28 @@ switch: {flow_control: bfc, ecn: {enabled: false}}
 cc: {algorithm: none}
 workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 1ms}, {type: incast, receiver: 3, senders: 8-15, size: 64KB, start: 20us, count: 20, period: 50us}]
 )"},
+        // Mercury's port states (pause hooks), flow tables and CNPs; PACC's timers; TCD's marks and UE-CNPs.
+        ParallelCase{"mercury", R"(
+seed: 7
+topology: {type: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}
+switch: {buffer: 2MB, mechanism: mercury}
+cc: {algorithm: mercury}
+workload: [{type: poisson, cdf: WebSearch, load: 0.6, duration: 1ms}, {type: incast, receiver: 0, senders: 1-15, size: 200KB, start: 50us}, {type: incast, receiver: 9, senders: 0-7, size: 64KB, start: 20us, count: 20, period: 50us}]
+)"},
+        ParallelCase{"pacc", R"(
+seed: 8
+topology: {type: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}
+switch: {buffer: 2MB, mechanism: pacc}
+cc: {algorithm: dcqcn}
+workload: [{type: poisson, cdf: WebSearch, load: 0.6, duration: 1ms}, {type: incast, receiver: 0, senders: 1-15, size: 200KB, start: 50us}]
+)"},
+        ParallelCase{"dcqcn_tcd", R"(
+seed: 9
+topology: {type: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}
+switch: {buffer: 2MB, mechanism: tcd}
+cc: {algorithm: dcqcn_tcd}
+workload: [{type: poisson, cdf: WebSearch, load: 0.6, duration: 1ms}, {type: incast, receiver: 0, senders: 1-15, size: 200KB, start: 50us}, {type: incast, receiver: 9, senders: 0-7, size: 64KB, start: 20us, count: 20, period: 50us}]
+)"},
         ParallelCase{"timely", R"(
 seed: 6
 topology: {type: fat_tree, k: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 2us}}

@@ -1,5 +1,7 @@
 // Registration helper for switch-side schemes: one LOSSLESS_REGISTER_MECHANISM line per scheme.
 #pragma once
+#include <concepts>
+
 #include "control/scheme_entry.h"
 #include "net/switch_mechanism.h"
 
@@ -12,6 +14,17 @@ class MechanismFactoryOf final : public MechanismFactory {
   explicit MechanismFactoryOf(const Params& p) : p_(p) {}
   std::unique_ptr<SwitchMechanism> create(Switch& sw, Network& net) const override {
     return std::make_unique<Mechanism>(p_, sw, net);
+  }
+  // Params may give `MechanismHints hints() const` (a congestion-control scheme's own Params, used for its
+  // switch part, give SubstrateHints instead: those are the scheme's).
+  MechanismHints hints() const override {
+    if constexpr (requires(const Params& p) {
+                    { p.hints() } -> std::same_as<MechanismHints>;
+                  }) {
+      return p_.hints();
+    } else {
+      return {};
+    }
   }
 
  private:

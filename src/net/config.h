@@ -105,7 +105,8 @@ struct SwitchConfig {
     });
     v.section("ecn", "RED/ECN marking", [&](auto& s) {
       s.flag("enabled", ecn_enabled,
-             "RED on the instantaneous egress queue of (port, priority), decided at dequeue");
+             "RED on the instantaneous egress queue of (port, priority), decided at dequeue (default: true "
+             "unless the congestion control or switch.mechanism replaces it, e.g. mercury, pacc, tcd)");
       s.size_table("kmin", kmin_bytes, "per link rate; other rates scale linearly from the nearest entry");
       s.size_table("kmax", kmax_bytes, "per link rate; marking is certain above it");
       s.real_table("pmax", pmax, "marking probability at kmax (value or per-rate map)", 0, 1);

@@ -99,6 +99,9 @@ struct SubstrateHints {
   // Handlers read and write records across whole packets (INT): the event loop prefetches all of a packet.
   bool prefetch_whole_packet = false;
   std::string required_mechanism;  // switch.mechanism the scheme cannot work without
+  // switch.ecn.enabled default: false for schemes whose switches are the congestion and notification points
+  // (Mercury), so that neither RED marks nor the receivers' CNPs reach their senders
+  bool ecn_enabled = true;
   // switch.ecn tables; empty = the switch's own defaults
   std::vector<RateValue> ecn_kmin_bytes, ecn_kmax_bytes, ecn_pmax;
 };

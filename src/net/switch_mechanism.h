@@ -47,10 +47,19 @@ class SwitchMechanism {
   virtual const char* trace_header() const { return nullptr; }
 };
 
+// Substrate defaults a switch mechanism expects; the scenario may still override each of them. They come from
+// the mechanism's default parameters (the parser reads them before the switch section).
+struct MechanismHints {
+  // switch.ecn.enabled default: false when the mechanism replaces RED marking (its switches send the
+  // feedback, as PACC's CNPs, or mark packets themselves, as TCD).
+  bool ecn_enabled = true;
+};
+
 class MechanismFactory {
  public:
   virtual ~MechanismFactory() = default;
   virtual std::unique_ptr<SwitchMechanism> create(Switch& sw, Network& net) const = 0;
+  virtual MechanismHints hints() const { return {}; }
 };
 
 using MechanismScheme = SchemeEntry<MechanismFactory>;

@@ -174,6 +174,17 @@ SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, 
   if (!hints.ecn_kmin_bytes.empty()) c.kmin_bytes = hints.ecn_kmin_bytes;
   if (!hints.ecn_kmax_bytes.empty()) c.kmax_bytes = hints.ecn_kmax_bytes;
   if (!hints.ecn_pmax.empty()) c.pmax = hints.ecn_pmax;
+  // The defaults the congestion control and the switch mechanism expect. The mechanism's come from its
+  // default parameters: its name is looked at here, and read (and checked) with the section below.
+  c.ecn_enabled = hints.ecn_enabled;
+  if (m.has("mechanism")) {
+    const YAML::Node name = m.raw("mechanism");
+    if (name.IsScalar())
+      if (const MechanismScheme* scheme = MechanismRegistry::find(name.Scalar())) {
+        DefaultParams defaults;
+        c.ecn_enabled = c.ecn_enabled && scheme->make(defaults)->hints().ecn_enabled;
+      }
+  }
   ParamReader reader(m);
   c.visit(reader);
   // The schemes the names select, each with its parameters.

@@ -97,6 +97,7 @@ void DcqcnSender::on_sent(Packet& data) {
   bytes_left_ -= data.wire_bytes;
   if (bytes_left_ <= 0) {
     bytes_left_ += static_cast<std::int64_t>(p_.byte_counter);
+    if (increase_held()) return;
     ++byte_count_;
     paper_increase();
   }
@@ -118,6 +119,11 @@ void DcqcnSender::paper_increase() {
 }
 
 void DcqcnSender::on_paper_rate_timer() {
+  on_rate_increase_timer();
+  if (increase_held()) {
+    rate_timer_.arm_after(sim_, p_.rate_increase_timer);
+    return;
+  }
   ++timer_count_;
   paper_increase();
   // Back at line rate with nothing left to recover: the timer has no more work until the next CNP.
@@ -147,6 +153,8 @@ void DcqcnSender::on_hpcc_decrease_check() {
 
 void DcqcnSender::on_hpcc_increase_timer() {
   rate_timer_.arm_after(sim_, p_.rate_increase_timer);
+  on_rate_increase_timer();
+  if (increase_held()) return;
   const std::uint64_t f = p_.fast_recovery_steps;
   if (timer_count_ == f) {
     rt_ = std::min(rt_ + static_cast<double>(p_.rate_ai), line());

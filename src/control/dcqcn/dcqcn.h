@@ -6,6 +6,7 @@
 //    alpha_timer from a CNP-arrived flag, rate decreased at most every rate_decrease_interval, constant HAI
 //    step, min rate; every ACK of a marked packet stands for a CNP.
 #pragma once
+#include <algorithm>
 #include <string>
 
 #include "control/window.h"
@@ -73,12 +74,15 @@ struct DcqcnParams {
   }
 };
 
-class DcqcnSender final : public CongestionControl {
+// Schemes that keep DCQCN's reaction point and add to it derive from this class (Mercury's window,
+// DCQCN+TCD's hold on increases): they see each firing of the rate-increase timer and may hold increases for
+// a while.
+class DcqcnSender : public CongestionControl {
  public:
   DcqcnSender(const DcqcnParams& params, SenderQp& qp, const CcEnv& env);
   // With nic.cnp_interval 0 the ACK of a marked packet stands for a CNP (HPCC code).
   void on_ack(const Packet& ack) override {
-    if (ack.ecn_ce && cnp_in_ack_) on_cnp(ack);
+    if (ack.ecn_ce && cnp_in_ack_) DcqcnSender::on_cnp(ack);
   }
   void on_cnp(const Packet& cnp) override;
   void on_sent(Packet& data) override;
@@ -86,6 +90,15 @@ class DcqcnSender final : public CongestionControl {
 
   double alpha() const { return alpha_; }
   double target_rate_bps() const { return rt_; }
+
+ protected:
+  // The rate-increase timer fired (before the increase it triggers, which a hold may skip).
+  virtual void on_rate_increase_timer() {}
+  // Until `until_ps` increase events (timer and byte counter) neither advance their stages nor raise the
+  // rate.
+  void hold_increase_until(TimePs until_ps) { hold_until_ps_ = std::max(hold_until_ps_, until_ps); }
+  bool increase_held() const { return sim_.now() < hold_until_ps_; }
+  Simulator& sim() const { return sim_; }
 
  private:
   void set_rate(double rc);
@@ -112,6 +125,7 @@ class DcqcnSender final : public CongestionControl {
   bool cut_ = false;               // a CNP has been received
   bool alpha_cnp_arrived_ = false;
   bool decrease_cnp_arrived_ = false;
+  TimePs hold_until_ps_ = 0;
   Timer rate_timer_;
   Timer alpha_timer_;
   Timer decrease_timer_;
