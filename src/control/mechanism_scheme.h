@@ -5,13 +5,21 @@
 
 namespace lossless {
 
-// Mechanism(const Params&, Switch&, Network&) per switch.
+// Mechanism(const Params&, Switch&, Network&) per switch. A mechanism that only works on one switch
+// architecture names it: `static constexpr const char* kRequiredArchitecture = "voq";`.
 template <class Params, class Mechanism>
 class MechanismFactoryOf final : public MechanismFactory {
  public:
   explicit MechanismFactoryOf(const Params& p) : p_(p) {}
   std::unique_ptr<SwitchMechanism> create(Switch& sw, Network& net) const override {
     return std::make_unique<Mechanism>(p_, sw, net);
+  }
+  const char* required_architecture() const override {
+    if constexpr (requires { Mechanism::kRequiredArchitecture; }) {
+      return Mechanism::kRequiredArchitecture;
+    } else {
+      return nullptr;
+    }
   }
 
  private:

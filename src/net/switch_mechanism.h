@@ -51,6 +51,8 @@ class MechanismFactory {
  public:
   virtual ~MechanismFactory() = default;
   virtual std::unique_ptr<SwitchMechanism> create(Switch& sw, Network& net) const = 0;
+  // The switch.architecture the mechanism works on (null: any); the scenario reader enforces it.
+  virtual const char* required_architecture() const { return nullptr; }
 };
 
 using MechanismScheme = SchemeEntry<MechanismFactory>;
