@@ -72,24 +72,30 @@ void VoqQueues::enqueue(Packet* p, std::uint16_t in_port) {
 TimePs VoqQueues::transfer(std::uint8_t prio, TimePs now) {
   Prio& q = prio_[prio];
   TimePs retry_ps = kTimeNever;
-  std::size_t refused = 0;  // gated heads met since the last move
-  while (!q.active.empty() && refused < q.active.size()) {
-    const std::uint16_t in = q.active.front();
-    PacketFifo& v = q.voq[in];
-    const Packet& head = *v.front();
-    if (q.oq.bytes() + head.wire_bytes > queue_size_) break;  // no room: the output's turn ends
-    q.active.pop_front();
-    TimePs may_ps = kTimeNever;
-    if (gate_ && !gate_->may_transfer(head, now, may_ps)) {
-      // This input waits for a later turn; the next one may go.
-      q.active.push_back(in);
-      if (may_ps < retry_ps) retry_ps = may_ps;
-      ++refused;
-      continue;
+  while (!q.active.empty()) {
+    // Room for the packet whose turn it is: the output's turn ends when there is none.
+    if (q.oq.bytes() + q.voq[q.active.front()].front()->wire_bytes > queue_size_) break;
+    std::size_t pick = 0;
+    if (gate_) {
+      // The first input in turn whose head may go; else the first that may go when no other can.
+      constexpr std::size_t kNone = ~std::size_t{0};
+      std::size_t fallback = kNone;
+      for (pick = 0; pick < q.active.size(); ++pick) {
+        TimePs may_ps = kTimeNever;
+        const auto v = gate_->may_transfer(*q.voq[q.active.at(pick)].front(), now, may_ps);
+        if (v == VoqGate::Verdict::kGo) break;
+        if (v == VoqGate::Verdict::kIfNoneElse && fallback == kNone) fallback = pick;
+        if (v == VoqGate::Verdict::kWait && may_ps < retry_ps) retry_ps = may_ps;
+      }
+      if (pick == q.active.size()) pick = fallback;
+      if (pick == kNone) break;
     }
+    const std::uint16_t in = q.active.at(pick);
+    PacketFifo& v = q.voq[in];
+    if (q.oq.bytes() + v.front()->wire_bytes > queue_size_) break;
+    q.active.erase(pick);
     Packet* p = v.pop();
     if (!v.empty()) q.active.push_back(in);
-    refused = 0;
     in_bytes_[in] -= p->wire_bytes;
     q.oq.push(p);
     output_bytes_ += p->wire_bytes;

@@ -114,10 +114,15 @@ class VoqBuffer final : public BufferModel {
 // A mechanism's say over the scheduler from the VOQs to one output queue.
 class VoqGate {
  public:
+  enum class Verdict : std::uint8_t {
+    kGo,          // may move now
+    kIfNoneElse,  // may move only when no other input's head may (a lower priority)
+    kWait,        // may not move before `retry_ps`
+  };
   virtual ~VoqGate() = default;
-  // May `head`, first in its VOQ, move into the output queue now? If not, set `retry_ps` to when it may at
-  // the earliest (the switch looks again then if nothing else is sent before).
-  virtual bool may_transfer(const Packet& head, TimePs now, TimePs& retry_ps) = 0;
+  // May `head`, first in its VOQ, move into the output queue now? With kWait, set `retry_ps` to when it may
+  // at the earliest (the switch looks again then if nothing else is sent before).
+  virtual Verdict may_transfer(const Packet& head, TimePs now, TimePs& retry_ps) = 0;
   // `p` moved from its VOQ into the output queue; `output_bytes` is the output queue now (all priorities).
   virtual void transferred(const Packet& p, Bytes output_bytes) = 0;
 };
@@ -151,8 +156,15 @@ class VoqQueues final : public EgressQueues {
     bool empty() const { return count_ == 0; }
     std::size_t size() const { return count_; }
     std::uint16_t front() const { return slots_[head_]; }
+    // The k-th input in turn (0 = front).
+    std::uint16_t at(std::size_t k) const { return slots_[wrap(head_ + k)]; }
     void pop_front() {
-      head_ = head_ + 1 == slots_.size() ? 0 : head_ + 1;
+      head_ = wrap(head_ + 1);
+      --count_;
+    }
+    // Removes the k-th input; the ones behind it move up.
+    void erase(std::size_t k) {
+      for (std::size_t i = k; i + 1 < count_; ++i) slots_[wrap(head_ + i)] = slots_[wrap(head_ + i + 1)];
       --count_;
     }
     void push_back(std::uint16_t in) {
@@ -164,6 +176,7 @@ class VoqQueues final : public EgressQueues {
     void resize(std::size_t inputs) { slots_.assign(inputs, 0); }
 
    private:
+    std::size_t wrap(std::size_t i) const { return i >= slots_.size() ? i - slots_.size() : i; }
     std::vector<std::uint16_t> slots_;
     std::size_t head_ = 0, count_ = 0;
   };
@@ -173,8 +186,8 @@ class VoqQueues final : public EgressQueues {
     InputRing active;
     Bytes waiting = 0;  // OQ plus VOQs
   };
-  // Moves packets into OQ(prio) while it has room, round-robin over the inputs; returns when a gated head
-  // may move (kTimeNever if none is gated).
+  // Moves packets into OQ(prio) while it has room, round-robin over the inputs (the gate may hold some back:
+  // the first input in turn that may go goes); returns when a held head may move (kTimeNever if none waits).
   TimePs transfer(std::uint8_t prio, TimePs now);
 
   Switch& sw_;

@@ -43,33 +43,29 @@ bool CongestionDetector::on_arrival(Bytes bytes, Bytes queue_bytes, const Settin
 // --- CFR
 
 void FlowCam::write(std::uint32_t flow, std::uint16_t in_port) {
+  if (filled_ == entries_.size()) {
+    const std::uint32_t old = entries_[cursor_].flow;
+    auto it = std::find_if(counts_.begin(), counts_.end(), [&](const Count& c) { return c.flow == old; });
+    if (--it->hits == 0) {
+      *it = counts_.back();
+      counts_.pop_back();
+    }
+  } else {
+    ++filled_;
+  }
   entries_[cursor_] = {flow, in_port};
   cursor_ = cursor_ + 1 == entries_.size() ? 0 : cursor_ + 1;
-  if (filled_ < entries_.size()) ++filled_;
+  auto it = std::find_if(counts_.begin(), counts_.end(), [&](const Count& c) { return c.flow == flow; });
+  if (it != counts_.end())
+    ++it->hits;
+  else
+    counts_.push_back({flow, 1});
 }
 
 std::uint32_t FlowCam::hits(std::uint32_t flow) const {
-  std::uint32_t n = 0;
-  for (std::size_t i = 0; i < filled_; ++i) n += entries_[i].flow == flow ? 1 : 0;
-  return n;
-}
-
-std::size_t FlowCam::distinct() const {
-  std::size_t n = 0;
-  for (std::size_t i = 0; i < filled_; ++i) {
-    bool first = true;
-    for (std::size_t j = 0; j < i && first; ++j) first = entries_[j].flow != entries_[i].flow;
-    n += first ? 1 : 0;
-  }
-  return n;
-}
-
-bool FlowCam::harmful(std::uint32_t flow, Rule rule) const {
-  const std::uint32_t h = hits(flow);
-  if (h == 0) return false;
-  if (rule == Rule::kInCam) return true;
-  // More than an equal share of the entries among the flows the CAM holds.
-  return std::size_t{h} * distinct() > filled_;
+  for (const Count& c : counts_)
+    if (c.flow == flow) return c.hits;
+  return 0;
 }
 
 std::vector<std::uint32_t> FlowCam::flows_from(std::uint16_t in_port, std::size_t max) const {
@@ -85,17 +81,20 @@ std::vector<std::uint32_t> FlowCam::flows_from(std::uint16_t in_port, std::size_
 
 // --- Regional CC
 
-void RegionalWindow::engage(TimePs now, Bytes w, TimePs period, double harmful_share) {
+void RegionalWindow::engage(TimePs now, Bytes w, TimePs period) {
   active_ = true;
+  measuring_ = true;
   start_ = now;
   period_ = period;
-  w_ = w;
-  w_c_ = static_cast<Bytes>(std::clamp(harmful_share, 0.0, 1.0) * static_cast<double>(w));
+  w_ = w_c_ = w;
   sent_ = sent_c_ = 0;
 }
 
-bool RegionalWindow::roll(TimePs now) {
-  if (!active_ || (now < start_ + period_ && sent_ < w_)) return false;
+void RegionalWindow::next(TimePs now, Bytes measured_harmful) {
+  if (measuring_) {
+    w_c_ = std::min(measured_harmful, w_);
+    measuring_ = false;
+  }
   start_ = now;
   sent_ = sent_c_ = 0;
   if (has_new_fb_) {
@@ -103,7 +102,6 @@ bool RegionalWindow::roll(TimePs now) {
     w_c_ = static_cast<Bytes>(static_cast<double>(w_c_) * (1.0 - fb_q_ * kGd));
     has_new_fb_ = false;
   }
-  return true;
 }
 
 // --- The mechanism
@@ -111,7 +109,7 @@ bool RegionalWindow::roll(TimePs now) {
 class RcmMechanism::Gate final : public VoqGate {
  public:
   Gate(RcmMechanism& m, std::uint16_t port) : m_(m), port_(port) {}
-  bool may_transfer(const Packet& head, TimePs now, TimePs& retry_ps) override {
+  Verdict may_transfer(const Packet& head, TimePs now, TimePs& retry_ps) override {
     return m_.may_transfer(port_, head, now, retry_ps);
   }
   void transferred(const Packet& p, Bytes output_bytes) override { m_.transferred(port_, p, output_bytes); }
@@ -140,7 +138,7 @@ class RcmMechanism::Sar final : public RoutingPolicy {
       return ecmp;
     }
     std::uint16_t best = current;
-    if (!m_.harmful(current, p.flow_id, now)) {
+    if (!m_.seen_harmful(current, p.flow_id, now)) {
       // The least congested next hop by regional degree; the current one wins ties.
       double best_degree = m_.regional_degree(current, now);
       for (std::uint32_t i = 0; i < n; ++i) {
@@ -169,8 +167,8 @@ RcmMechanism::RcmMechanism(const RcmParams& p, Switch& sw, Network& net)
     : p_(p),
       sw_(sw),
       net_(net),
-      rule_(p.harmful == "in_cam" ? FlowCam::Rule::kInCam : FlowCam::Rule::kAboveFairShare),
       periodic_cfr_(p.cfr_sampling == "periodic"),
+      strict_window_(p.window_mode == "strict"),
       rng_(net.seed(), "rcm", sw.index()) {
   const std::size_t n = sw.ports.size();
   for (Port& port : sw.ports) {
@@ -223,7 +221,29 @@ bool RcmMechanism::harmful(std::uint16_t port, std::uint32_t flow, TimePs now) c
       if (r.flow == flow && r.until > now) return true;
     return false;
   }
-  return s.cam.harmful(flow, rule_);
+  return std::find(s.harmful_flows.begin(), s.harmful_flows.end(), flow) != s.harmful_flows.end();
+}
+
+bool RcmMechanism::seen_harmful(std::uint16_t port, std::uint32_t flow, TimePs now) const {
+  const PortState& s = ports_[port];
+  if (s.cam.contains(flow)) return true;
+  if (s.remote_until <= now) return false;
+  for (const auto& r : s.remote_flows)
+    if (r.flow == flow && r.until > now) return true;
+  return false;
+}
+
+void RcmMechanism::recognize(std::uint16_t port) {
+  PortState& s = ports_[port];
+  const double mean = s.cam.mean_hits();
+  std::erase_if(s.harmful_flows, [&](std::uint32_t f) {
+    return !s.cam.contains(f) || s.cam.hits(f) < p_.harmless_share * mean;
+  });
+  s.cam.for_each_flow([&](std::uint32_t f, std::uint32_t hits) {
+    if (hits >= p_.harmful_share * mean &&
+        std::find(s.harmful_flows.begin(), s.harmful_flows.end(), f) == s.harmful_flows.end())
+      s.harmful_flows.push_back(f);
+  });
 }
 
 bool RcmMechanism::in_region(TimePs now) const {
@@ -248,27 +268,38 @@ void RcmMechanism::update_window(std::uint16_t port, TimePs now) {
   if (engaged && !w.active()) {
     const Bytes bytes = static_cast<Bytes>(static_cast<unsigned __int128>(sw_.ports[port].rate_bps()) *
                                            p_.window_period / (8 * kPsPerSec));
-    // W_c starts at the harmful flows' share of what the output sent (its CAM's sample of it).
-    const double share =
-        s.cam.filled() ? s.cam.share([&](std::uint32_t f) { return harmful(port, f, now); }) : 1.0;
-    w.engage(now, bytes, p_.window_period, share);
+    w.engage(now, bytes, p_.window_period);
+    s.measured.clear();
+    s.harmful_flows.clear();
     if (p_.trace) trace(port, "engage", 0, 0);
   } else if (!engaged && w.active()) {
     w.disengage();
     if (p_.trace) trace(port, "end", 0, 0);
-  } else if (w.active()) {
+  } else if (w.due(now)) {
+    recognize(port);
+    Bytes harmful_bytes = 0;
+    if (w.measuring()) {
+      // What the flows harmful now sent since the congestion was found.
+      for (const auto& m : s.measured)
+        if (harmful(port, m.flow, now)) harmful_bytes += m.bytes;
+      s.measured.clear();
+    }
     const Bytes before = w.w_c();
-    if (w.roll(now) && p_.trace && w.w_c() != before) trace(port, "window", 0, 0);
+    w.next(now, harmful_bytes);
+    if (p_.trace && w.w_c() != before) trace(port, "window", 0, 0);
   }
 }
 
-bool RcmMechanism::may_transfer(std::uint16_t port, const Packet& head, TimePs now, TimePs& retry_ps) {
-  if (!p_.regional_cc) return true;
+VoqGate::Verdict RcmMechanism::may_transfer(std::uint16_t port, const Packet& head, TimePs now,
+                                            TimePs& retry_ps) {
+  if (!p_.regional_cc) return VoqGate::Verdict::kGo;
   update_window(port, now);
   const RegionalWindow& w = ports_[port].window;
-  if (!w.active() || w.may_send_harmful(head.wire_bytes) || !harmful(port, head.flow_id, now)) return true;
+  if (!w.active() || w.may_send_harmful(head.wire_bytes) || !harmful(port, head.flow_id, now))
+    return VoqGate::Verdict::kGo;
+  if (!strict_window_) return VoqGate::Verdict::kIfNoneElse;
   retry_ps = w.window_end();
-  return false;
+  return VoqGate::Verdict::kWait;
 }
 
 void RcmMechanism::transferred(std::uint16_t port, const Packet& p, Bytes output_bytes) {
@@ -291,7 +322,17 @@ void RcmMechanism::transferred(std::uint16_t port, const Packet& p, Bytes output
   }
   if (!p_.regional_cc) return;
   update_window(port, now);
-  if (s.window.active()) s.window.sent(p.wire_bytes, harmful(port, p.flow_id, now));
+  RegionalWindow& w = s.window;
+  if (!w.active()) return;
+  w.sent(p.wire_bytes, harmful(port, p.flow_id, now));
+  if (w.measuring()) {
+    auto it = std::find_if(s.measured.begin(), s.measured.end(),
+                           [&](const PortState::Sent& m) { return m.flow == p.flow_id; });
+    if (it != s.measured.end())
+      it->bytes += p.wire_bytes;
+    else
+      s.measured.push_back({p.flow_id, p.wire_bytes});
+  }
 }
 
 void RcmMechanism::on_enqueue(const Port& egress, const Packet& p) {

@@ -10,14 +10,15 @@
 //    CN received on a port sets that output's remote flag (edge of the region; both flags: inside it) for
 //    `remote_hold`, and its flow ids replace the port's own harmful flows (paper §3.2).
 //  - CFR, congestion flow recognition: per output a CAM of `cam_depth` flow ids written cyclically with
-//  packets
-//    sampled at dequeue every `cfr_sample` packets; flows in the CAM are the harmful ones (`harmful` rule).
+//    packets sampled at dequeue every `cfr_sample` packets; flows in the CAM are the harmful ones — at their
+//    own output those holding at least `harmful_share` times the mean share of the CAM's flows (0: all).
 //  - Regional CC: per output with a flag set, a window of W = port rate x `window_period` bytes split into
-//    W_c for harmful flows (initially their share of the CAM) and W_nc = W - W_c; on each new Fb' (at most
-//    one cut per window, applied when the next window starts) W_c <- W_c (1 - Fb' G_d) with Fb_max G_d = 1/2
-//    (eqs. 3-6). Harmful packets move from their VOQ to the output queue only while the window's harmful
-//    bytes stay within W_c (one packet always may); the window restarts when W bytes have moved or its period
-//    has passed. It ends when the port's flags clear.
+//    W_c for harmful flows and W_nc = W - W_c. The first window measures W_c: what the harmful flows send in
+//    it; each new Fb' then cuts it, W_c <- W_c (1 - Fb' G_d) with Fb_max G_d = 1/2 (eqs. 3-6), at most once
+//    per window (when the next window starts). A harmful packet whose window share is used up (one packet
+//    always may) waits in its VOQ: while another input's head may move instead (`window_mode: priority`), or
+//    until the next window (`strict`). The window restarts when W bytes have moved or its period has passed.
+//    It ends when the port's flags clear.
 //  - SAR, switch-level adaptive routing (an adaptive RoutingPolicy the mechanism installs): while the switch
 //    is in a congestion region (a local flag, or >= `sar_cn_threshold` CNs within `sar_window`), a data
 //    packet of a non-harmful flow goes to the shortest-path next hop with the smallest regional degree; a
@@ -47,11 +48,13 @@ struct RcmParams {
   double w = 2.0;
   double w_r = 0.5;
   Bytes sample_bytes = 15'000;
-  std::uint64_t cam_depth = 16;
-  std::uint64_t cfr_sample = 4;
+  std::uint64_t cam_depth = 32;
+  std::uint64_t cfr_sample = 2;
   std::string cfr_sampling = "random";
-  std::string harmful = "above_fair_share";
+  double harmful_share = 2.0;
+  double harmless_share = 1.0;
   TimePs window_period = 10 * kPsPerUs;
+  std::string window_mode = "priority";
   TimePs remote_hold = 20 * kPsPerUs;
   bool regional_cc = true;
   bool sar = true;
@@ -75,21 +78,38 @@ struct RcmParams {
            "CRD: bytes of arrivals between samples of a queue, down to a tenth when congested (QCN's rule; "
            "ours: 15KB)");
     v.require(sample_bytes > 0, "sample_bytes", "must be positive");
-    v.count("cam_depth", cam_depth, "CFR: flow ids in each output's CAM (ours: 16)", 1, 256);
+    v.count("cam_depth", cam_depth,
+            "CFR: flow ids in each output's CAM (ours: 32; MECHANISMS.md's 16 with cfr_sample 4 tells shares "
+            "apart too roughly: experiments/rcm/README.md)",
+            1, 1024);
     v.count("cfr_sample", cfr_sample,
-            "CFR: one dequeued packet in this many is written into the CAM (ours: 4)", 1, 1'000'000);
+            "CFR: one dequeued packet in this many is written into the CAM (ours: 2; the CAM then remembers "
+            "about 64 packets, 5.4us at 100G)",
+            1, 1'000'000);
     v.choice("cfr_sampling", cfr_sampling, {"random", "periodic"},
              "CFR: periodic = every cfr_sample-th packet (the paper); random = each packet with probability "
              "1/cfr_sample, so that the sample cannot alias with the round-robin of the inputs (our choice)");
-    v.choice(
-        "harmful", harmful, {"above_fair_share", "in_cam"},
-        "CFR: which CAM flows are harmful at their own output: in_cam = every flow in the CAM (the paper's "
-        "rule); above_fair_share = flows holding more than an equal share of the CAM's entries (the "
-        "paper's 'relatively high injection rate', our default: see experiments/rcm/README.md). CNs "
-        "always name every CAM flow of the congested input");
+    v.real(
+        "harmful_share", harmful_share,
+        "CFR: a CAM flow is harmful at its own output when it holds at least this multiple of the mean "
+        "share of the CAM's flows (checked as each window starts); 0 with harmless_share 0 = every flow in "
+        "the CAM (the paper's literal rule). Ours: 2, the paper's 'relatively high injection rate' "
+        "(experiments/rcm/README.md). CNs always name every CAM flow that came through the congested input",
+        0, 1000);
+    v.real(
+        "harmless_share", harmless_share,
+        "CFR: a harmful flow stays harmful for the congestion episode until it holds less than this multiple "
+        "of the mean share (ours: 1, the hysteresis that keeps a flow regional CC has slowed from being let "
+        "go at once)",
+        0, 1000);
+    v.require(harmless_share <= harmful_share, "harmless_share", "must not exceed harmful_share");
     v.time("window_period", window_period,
            "regional CC: period of the window, W = port rate x period (ours: 10us)");
     v.require(window_period > 0, "window_period", "must be positive");
+    v.choice("window_mode", window_mode, {"priority", "strict"},
+             "regional CC: a harmful packet beyond W_c waits while another input's packet may go instead "
+             "(priority: the paper's 'increases non-congested flows' priority', our default) or until the "
+             "next window even if the port idles (strict)");
     v.time("remote_hold", remote_hold,
            "how long a CN keeps its port's remote flag and flow ids (ours: 20us)");
     v.flag("regional_cc", regional_cc, "run regional CC (false: detection and CNs only)");
@@ -143,26 +163,40 @@ class CongestionDetector {
 // CFR on one output: the CAM of sampled flow ids (paper §3.3, Fig. 5).
 class FlowCam {
  public:
-  enum class Rule : std::uint8_t { kInCam, kAboveFairShare };
   FlowCam() = default;
   explicit FlowCam(std::size_t depth) : entries_(depth) {}
-  // Writes a sampled packet's flow (and the input it came from) at the cursor.
+  // Writes a sampled packet's flow (and the input it came from) at the cursor, over the oldest entry.
   void write(std::uint32_t flow, std::uint16_t in_port);
   std::size_t filled() const { return filled_; }
   std::uint32_t hits(std::uint32_t flow) const;
   bool contains(std::uint32_t flow) const { return hits(flow) > 0; }
   // Distinct flows in the CAM.
-  std::size_t distinct() const;
-  bool harmful(std::uint32_t flow, Rule rule) const;
+  std::size_t distinct() const { return counts_.size(); }
+  // In the CAM with at least `min_share` times the mean entries of its flows (0: in the CAM at all).
+  bool harmful(std::uint32_t flow, double min_share) const {
+    const std::uint32_t h = hits(flow);
+    return h > 0 && static_cast<double>(h) * static_cast<double>(counts_.size()) >=
+                        min_share * static_cast<double>(filled_);
+  }
+  // f(flow, entries) for every distinct flow.
+  template <class F>
+  void for_each_flow(F&& f) const {
+    for (const auto& c : counts_) f(c.flow, c.hits);
+  }
+  // Mean entries per distinct flow.
+  double mean_hits() const {
+    return counts_.empty() ? 0 : static_cast<double>(filled_) / static_cast<double>(counts_.size());
+  }
   // Fraction of the entries whose flow `is_harmful` says is.
   template <class F>
   double share(F&& is_harmful) const {
     if (filled_ == 0) return 0;
     std::size_t n = 0;
-    for (std::size_t i = 0; i < filled_; ++i) n += is_harmful(entries_[i].flow) ? 1 : 0;
+    for (const auto& c : counts_) n += is_harmful(c.flow) ? c.hits : 0;
     return static_cast<double>(n) / static_cast<double>(filled_);
   }
-  // Distinct flows of the CAM that came through `in_port` (the ids of a CN), at most `max`.
+  // Distinct flows of the CAM that came through `in_port` (the ids of a CN), most recent first, at most
+  // `max`.
   std::vector<std::uint32_t> flows_from(std::uint16_t in_port, std::size_t max) const;
 
  private:
@@ -170,7 +204,11 @@ class FlowCam {
     std::uint32_t flow = 0;
     std::uint16_t in_port = 0;
   };
+  struct Count {
+    std::uint32_t flow, hits;
+  };
   std::vector<Entry> entries_;
+  std::vector<Count> counts_;  // entries per distinct flow
   std::size_t cursor_ = 0, filled_ = 0;
 };
 
@@ -179,18 +217,27 @@ class RegionalWindow {
  public:
   // G_d in quantised units: Fb_max G_d = 1/2.
   static constexpr double kGd = 0.5 / CongestionDetector::kFbLevels;
-  // Starts at `now`: W bytes per `period`, harmful flows' initial share `harmful_share` of it.
-  void engage(TimePs now, Bytes w, TimePs period, double harmful_share);
-  void disengage() { active_ = false; }
+  // Starts at `now` with W bytes per `period`. The first window measures: nothing is held back, and what the
+  // harmful flows send in it becomes W_c (paper §3.4: W_c and W_nc "are estimated by the corresponding data
+  // amount sent in a time period from ... when a congestion [is] detected").
+  void engage(TimePs now, Bytes w, TimePs period);
+  void disengage() {
+    active_ = false;
+    has_new_fb_ = false;
+  }
   bool active() const { return active_; }
+  bool measuring() const { return measuring_; }
   // A new regional degree for this port; the next window applies it.
   void new_fb(std::uint8_t fb_q) {
     fb_q_ = fb_q;
     has_new_fb_ = true;
   }
-  // Starts the next window if this one's period has passed or W bytes have moved; true if it did.
-  bool roll(TimePs now);
-  bool may_send_harmful(Bytes bytes) const { return sent_c_ == 0 || sent_c_ + bytes <= w_c_; }
+  // This window's period has passed or W bytes have moved.
+  bool due(TimePs now) const { return active_ && (now >= start_ + period_ || sent_ >= w_); }
+  // Starts the next window: after the measuring one W_c = `measured_harmful` bytes; then the pending Fb, if
+  // any, cuts W_c.
+  void next(TimePs now, Bytes measured_harmful);
+  bool may_send_harmful(Bytes bytes) const { return measuring_ || sent_c_ == 0 || sent_c_ + bytes <= w_c_; }
   void sent(Bytes bytes, bool harmful) {
     sent_ += bytes;
     if (harmful) sent_c_ += bytes;
@@ -201,7 +248,7 @@ class RegionalWindow {
   Bytes w_nc() const { return w_ - w_c_; }
 
  private:
-  bool active_ = false;
+  bool active_ = false, measuring_ = false;
   TimePs start_ = 0, period_ = 0;
   Bytes w_ = 0, w_c_ = 0, sent_ = 0, sent_c_ = 0;
   std::uint8_t fb_q_ = 0;
@@ -236,6 +283,8 @@ class RcmMechanism final : public SwitchMechanism {
   // Fb' of an output (quantised): its own degree combined with its downstream neighbour's.
   double regional_degree(std::uint16_t port, TimePs now) const;
   bool harmful(std::uint16_t port, std::uint32_t flow, TimePs now) const;
+  // In the port's CAM or named by a CN it received (SAR never moves such a flow).
+  bool seen_harmful(std::uint16_t port, std::uint32_t flow, TimePs now) const;
   bool in_region(TimePs now) const;
   const RegionalWindow& window(std::uint16_t port) const { return ports_[port].window; }
   std::uint64_t cns_sent() const { return cns_sent_; }
@@ -255,10 +304,18 @@ class RcmMechanism final : public SwitchMechanism {
     };
     std::vector<RemoteFlow> remote_flows;
     std::uint32_t sample_countdown = 0;  // periodic CFR
+    struct Sent {
+      std::uint32_t flow;
+      Bytes bytes;
+    };
+    std::vector<Sent> measured;                // bytes per flow in the measuring window
+    std::vector<std::uint32_t> harmful_flows;  // this episode's, recognised as each window starts
   };
   // Regional CC of `port` engaged or ended by its flags, its window rolled.
   void update_window(std::uint16_t port, TimePs now);
-  bool may_transfer(std::uint16_t port, const Packet& head, TimePs now, TimePs& retry_ps);
+  // CFR's harmful flows of the port for the next window (with hysteresis).
+  void recognize(std::uint16_t port);
+  VoqGate::Verdict may_transfer(std::uint16_t port, const Packet& head, TimePs now, TimePs& retry_ps);
   void transferred(std::uint16_t port, const Packet& p, Bytes output_bytes);
   void send_cn(std::uint16_t in_port, std::uint16_t out_port, std::uint8_t fb_q);
   void set_voq_congested(std::size_t slot, bool congested);
@@ -269,8 +326,8 @@ class RcmMechanism final : public SwitchMechanism {
   Switch& sw_;
   Network& net_;
   CongestionDetector::Setting voq_setting_{}, oq_setting_{};
-  FlowCam::Rule rule_;
   bool periodic_cfr_;
+  bool strict_window_;
   std::vector<VoqQueues*> queues_;
   std::vector<bool> to_switch_;  // the port's peer is a switch (CNs go there)
   std::vector<PortState> ports_;

@@ -74,27 +74,50 @@ TEST(RcmCfr, TheCamKeepsTheLastSampledIdsCyclically) {
   EXPECT_TRUE(cam.flows_from(3, 16).empty());
 }
 
-TEST(RcmCfr, HarmfulFlowsByRule) {
+TEST(RcmCfr, HarmfulFlowsByTheirShareOfTheCam) {
   // A burst at half the port and four flows at an eighth each, as sampled in 16 entries.
   FlowCam cam(16);
   for (int i = 0; i < 8; ++i) cam.write(100, 1);
   for (std::uint32_t f = 1; f <= 4; ++f)
     for (int i = 0; i < 2; ++i) cam.write(f, 0);
-  // The paper's rule: every flow in the CAM.
-  for (std::uint32_t f : {100u, 1u, 2u, 3u, 4u}) EXPECT_TRUE(cam.harmful(f, FlowCam::Rule::kInCam));
-  EXPECT_FALSE(cam.harmful(5, FlowCam::Rule::kInCam));
-  // Above an equal share of the entries (16 / 5 flows): only the burst.
-  EXPECT_TRUE(cam.harmful(100, FlowCam::Rule::kAboveFairShare));
-  for (std::uint32_t f : {1u, 2u, 3u, 4u}) EXPECT_FALSE(cam.harmful(f, FlowCam::Rule::kAboveFairShare));
+  // The paper's literal rule (0): every flow in the CAM.
+  for (std::uint32_t f : {100u, 1u, 2u, 3u, 4u}) EXPECT_TRUE(cam.harmful(f, 0));
+  EXPECT_FALSE(cam.harmful(5, 0));
+  // At least 1.5 x the mean share of the CAM's five flows (3.2 entries): only the burst (8).
+  EXPECT_TRUE(cam.harmful(100, 1.5));
+  EXPECT_TRUE(cam.harmful(100, 2.0));  // 8 entries = 2.5 x the mean
+  for (std::uint32_t f : {1u, 2u, 3u, 4u}) EXPECT_FALSE(cam.harmful(f, 1.5));
   EXPECT_DOUBLE_EQ(cam.share([](std::uint32_t f) { return f == 100; }), 0.5);
+  // Equal flows: none stands out.
+  FlowCam even(16);
+  for (int i = 0; i < 16; ++i) even.write(static_cast<std::uint32_t>(i % 4), 0);
+  for (std::uint32_t f = 0; f < 4; ++f) EXPECT_FALSE(even.harmful(f, 1.5));
+  // Overwriting the oldest entries keeps the counts: the burst's eight entries give way to flow 9.
+  for (int i = 0; i < 8; ++i) cam.write(9, 2);
+  EXPECT_EQ(cam.hits(100), 0u);
+  EXPECT_EQ(cam.hits(9), 8u);
+  EXPECT_EQ(cam.distinct(), 5u);
+}
+
+TEST(RcmRegionalCc, TheFirstWindowMeasuresWc) {
+  RegionalWindow w;
+  // W = 125 KB per 10 us (100 Gb/s).
+  w.engage(0, 125'000, 10'000'000);
+  EXPECT_TRUE(w.measuring());
+  for (int i = 0; i < 100; ++i) EXPECT_TRUE(w.may_send_harmful(1000));  // nothing is held back yet
+  EXPECT_FALSE(w.due(9'000'000));
+  ASSERT_TRUE(w.due(10'000'000));
+  // The harmful flows sent 62.5 KB of it: W_c.
+  w.next(10'000'000, 62'500);
+  EXPECT_FALSE(w.measuring());
+  EXPECT_EQ(w.w_c(), 62'500u);
+  EXPECT_EQ(w.w_nc(), 62'500u);
 }
 
 TEST(RcmRegionalCc, HarmfulFlowsUseAtMostWcOfEachWindow) {
   RegionalWindow w;
-  // W = 125 KB per 10 us (100 Gb/s); harmful flows held half of what the port sent.
-  w.engage(0, 125'000, 10'000'000, 0.5);
-  EXPECT_EQ(w.w_c(), 62'500u);
-  EXPECT_EQ(w.w_nc(), 62'500u);
+  w.engage(0, 125'000, 10'000'000);
+  w.next(10'000'000, 62'500);
   Bytes harmful = 0;
   while (w.may_send_harmful(1000)) {
     w.sent(1000, true);
@@ -103,34 +126,47 @@ TEST(RcmRegionalCc, HarmfulFlowsUseAtMostWcOfEachWindow) {
   EXPECT_EQ(harmful, 62'000u);
   w.sent(50'000, false);  // the others go on
   EXPECT_FALSE(w.may_send_harmful(1000));
-  EXPECT_FALSE(w.roll(9'000'000));  // neither W bytes nor the period yet
-  EXPECT_TRUE(w.roll(10'000'000));  // the period is over: a new window, W_c unchanged (no new Fb)
+  EXPECT_FALSE(w.due(19'000'000));  // neither W bytes nor the period yet
+  ASSERT_TRUE(w.due(20'000'000));   // the period is over: a new window, W_c unchanged (no new Fb)
+  w.next(20'000'000, 0);
   EXPECT_EQ(w.w_c(), 62'500u);
   EXPECT_TRUE(w.may_send_harmful(1000));
+  // W bytes moved before the period ended: the window is over too.
+  w.sent(125'000, false);
+  EXPECT_TRUE(w.due(21'000'000));
 }
 
 TEST(RcmRegionalCc, EachNewFbCutsWcByFbTimesGd) {
   RegionalWindow w;
-  w.engage(0, 125'000, 10'000'000, 1.0);
-  // Fb_max G_d = 1/2: the largest Fb halves W_c (paper eq. 4: at most 50%).
+  // The Fb that found the congestion is applied when the measuring window ends.
   w.new_fb(63);
-  EXPECT_EQ(w.w_c(), 125'000u);  // applied when the next window starts
-  w.sent(125'000, false);        // W bytes moved: the window is over
-  ASSERT_TRUE(w.roll(1'000'000));
+  w.engage(0, 125'000, 10'000'000);
+  w.next(10'000'000, 125'000);
+  // Fb_max G_d = 1/2: the largest Fb halves W_c (paper eq. 4: at most 50%).
   EXPECT_EQ(w.w_c(), 62'500u);
   EXPECT_EQ(w.w_nc(), 62'500u);
-  // Fb = 21/63 of Fb_max: W_c x (1 - 1/6).
+  // Fb = 21/63 of Fb_max: W_c x (1 - 1/6), at the next window.
   w.new_fb(21);
-  ASSERT_TRUE(w.roll(11'000'000));
+  EXPECT_EQ(w.w_c(), 62'500u);
+  w.next(20'000'000, 0);
   EXPECT_EQ(w.w_c(), 52'083u);
   // No new Fb: no cut.
-  ASSERT_TRUE(w.roll(21'000'000));
+  w.next(30'000'000, 0);
   EXPECT_EQ(w.w_c(), 52'083u);
   // One packet of a harmful flow always may move in a window, however small W_c is.
-  w.engage(0, 125'000, 10'000'000, 0.0);
-  EXPECT_TRUE(w.may_send_harmful(1048));
-  w.sent(1048, true);
-  EXPECT_FALSE(w.may_send_harmful(1048));
+  RegionalWindow z;
+  z.engage(0, 125'000, 10'000'000);
+  z.next(10'000'000, 0);
+  EXPECT_EQ(z.w_c(), 0u);
+  EXPECT_TRUE(z.may_send_harmful(1048));
+  z.sent(1048, true);
+  EXPECT_FALSE(z.may_send_harmful(1048));
+  // Ending the episode forgets a pending Fb.
+  z.new_fb(63);
+  z.disengage();
+  z.engage(40'000'000, 125'000, 10'000'000);
+  z.next(50'000'000, 100'000);
+  EXPECT_EQ(z.w_c(), 100'000u);
 }
 
 }  // namespace
