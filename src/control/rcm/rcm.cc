@@ -127,13 +127,15 @@ class RcmMechanism::Sar final : public RoutingPolicy {
     const std::uint16_t ecmp = cand[ecmp_pick(p.ecmp_hash, seed_, n)];
     if (p.type != PacketType::kData || p.priority == kControlPriority) return ecmp;
     const TimePs now = m_.sw_.sim().now();
+    const bool region = m_.in_region(now);
+    if (!region && sticky_.empty()) return ecmp;
     std::uint16_t current = ecmp;
     auto it = sticky_.find(p.flow_id);
     if (it != sticky_.end()) {
       if (it->second.until > now) return it->second.port;
       current = it->second.port;
     }
-    if (!m_.in_region(now)) {
+    if (!region) {
       if (it != sticky_.end()) sticky_.erase(it);
       return ecmp;
     }
