@@ -165,7 +165,10 @@ workload: [{type: incast, receiver: 8, senders: 0-7, size: 100KB, start: 0}]
 class FifoQueues final : public EgressQueues {
  public:
   explicit FifoQueues(const Port& port, bool shaped) : port_(port), shaped_(shaped) {}
-  void enqueue(Packet* p, std::uint16_t) override { q_.push_back(p); }
+  bool enqueue(Packet* p, std::uint16_t) override {
+    q_.push_back(p);
+    return true;
+  }
   Packet* dequeue(std::uint8_t paused, TimePs now, TimePs& retry_ps) override {
     if (q_.empty() || ((paused >> q_.front()->priority) & 1u)) return nullptr;
     if (shaped_ && now < next_ps_) {

@@ -34,6 +34,8 @@ struct NetCounters {
   std::uint64_t cnps = 0;
   std::uint64_t ecn_marks = 0;
   std::uint64_t timeouts = 0;
+  std::uint64_t scheme_drops =
+      0;  // packets a scheme's queue set refused (e.g. credits): by design, not losses
   bool log_pfc = false;
   std::vector<PfcLogRecord> pfc_log;
 
@@ -54,6 +56,7 @@ struct NetCounters {
     cnps += c.cnps;
     ecn_marks += c.ecn_marks;
     timeouts += c.timeouts;
+    scheme_drops += c.scheme_drops;
     pfc_log.insert(pfc_log.end(), c.pfc_log.begin(), c.pfc_log.end());
   }
   void drop(DropReason reason) {

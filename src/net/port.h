@@ -89,13 +89,15 @@ class Port {
   // Priority 0 (control) first, then round-robin among non-empty, non-paused priorities (switch egress).
   Packet* dequeue();
   // With a custom queue set: a data-priority packet goes to it, priority 0 to the port's own queue.
-  void enqueue_from(Packet* p, std::uint16_t in_port) {
+  // False: the custom queue set refused the packet (the caller still owns it).
+  bool enqueue_from(Packet* p, std::uint16_t in_port) {
     if (custom_queues && p->priority != kControlPriority) {
-      custom_queues->enqueue(p, in_port);
+      if (!custom_queues->enqueue(p, in_port)) return false;
       queued_bytes += p->wire_bytes;
     } else {
       enqueue(p);
     }
+    return true;
   }
   // Priority 0 first, then the custom queue set (or the port's own queues); `retry_ps` as EgressQueues.
   Packet* dequeue_from_any(TimePs& retry_ps) {

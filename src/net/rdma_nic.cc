@@ -131,22 +131,20 @@ void RdmaNic::send(Packet* p) {
 Packet* RdmaNic::packet_for_flow(std::uint32_t flow_id, PacketType kind, std::uint32_t wire_bytes) {
   const Flow& f = net_.flow(flow_id);
   const bool at_sender = f.src == host_;
-  Packet* p = part_.pool.get();
-  p->type = kind;
-  p->priority = kControlPriority;
-  p->ecn_capable = false;
+  Packet* p = control_packet(kind, wire_bytes);
   p->flow_id = flow_id;
-  p->src = host_;
   p->dst = at_sender ? f.dst : f.src;
   p->ecmp_hash = at_sender ? net_.forward_hash(flow_id) : net_.reverse_hash(flow_id);
   p->route = at_sender ? net_.forward_route(flow_id) : net_.reverse_route(flow_id);
-  p->wire_bytes = wire_bytes;
-  p->sent_ps = part_.sim.now();
   return p;
 }
 
 Packet* RdmaNic::packet_to_link(PacketType kind, std::uint32_t wire_bytes) {
   LOSSLESS_CHECK(is_link_local(kind), "packet_to_link takes a link-local kind");
+  return control_packet(kind, wire_bytes);
+}
+
+Packet* RdmaNic::control_packet(PacketType kind, std::uint32_t wire_bytes) {
   Packet* p = part_.pool.get();
   p->type = kind;
   p->priority = kControlPriority;

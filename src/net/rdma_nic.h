@@ -79,6 +79,8 @@ class RdmaNic {
     TimePs sent_ps;
     std::uint8_t priority;
   };
+  // A scheme's packet from this host at priority 0, not yet addressed.
+  Packet* control_packet(PacketType kind, std::uint32_t wire_bytes);
   Packet* make_reply(const Packet& data, PacketType type);
   void write_reply(Packet* p, PacketType type, const ReplyTo& to);
   void try_send();

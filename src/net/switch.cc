@@ -135,7 +135,11 @@ void Switch::send_on(std::uint16_t port, Packet* p) {
   // A packet made here was never admitted by the buffer: it travels at priority 0, which bypasses it.
   LOSSLESS_CHECK(p->priority == kControlPriority, "a switch sends its own packets at priority 0");
   Port& out = ports[port];
-  out.enqueue_from(p, EgressQueues::kSwitchMade);
+  if (!out.enqueue_from(p, EgressQueues::kSwitchMade)) {
+    ++part_.counters.scheme_drops;
+    part_.pool.put(p);
+    return;
+  }
   out.kick_or_wait();
 }
 

@@ -51,8 +51,10 @@ class EgressQueues {
  public:
   explicit EgressQueues(bool releases_ingress = false) : releases_ingress_(releases_ingress) {}
   virtual ~EgressQueues() = default;
-  // A packet from ingress `in_port` (kSwitchMade for a packet the switch itself made).
-  virtual void enqueue(Packet* p, std::uint16_t in_port) = 0;
+  // A packet from ingress `in_port` (kSwitchMade for a packet the switch itself made). False refuses it (a
+  // full credit queue drops credits): the switch then takes it back out of the buffer and frees it, counted
+  // as a scheme drop (not a loss of data: summary.json's `drops` stays for those).
+  virtual bool enqueue(Packet* p, std::uint16_t in_port) = 0;
   // The next packet to send now, or null. `paused` has bit q set while the peer pauses priority q. When
   // packets wait but none may leave before a later time (a shaper), set `retry_ps` to that time.
   virtual Packet* dequeue(std::uint8_t paused, TimePs now, TimePs& retry_ps) = 0;

@@ -68,7 +68,16 @@ struct SwitchPath {
     }
     Port& egress = sw.ports[out];
     if constexpr (kQueues) {
-      egress.enqueue_from(p, in.index);
+      if (!egress.enqueue_from(p, in.index)) {
+        if (prio != kControlPriority) {
+          Buffer& buf = buffer(sw);
+          buf.release(in.index, prio, p->wire_bytes, out);
+          policy(sw).after_release(sw, buf, in.index, prio, *p, out);
+        }
+        ++sw.part_.counters.scheme_drops;
+        sw.part_.pool.put(p);
+        return;
+      }
     } else {
       egress.enqueue(p);
     }
