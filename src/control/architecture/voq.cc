@@ -52,7 +52,7 @@ VoqQueues::VoqQueues(Switch& sw, std::uint16_t port, std::size_t ports, Bytes qu
       prio_(kPriorities),
       in_bytes_(ports, 0) {}
 
-void VoqQueues::enqueue(Packet* p, std::uint16_t in_port) {
+bool VoqQueues::enqueue(Packet* p, std::uint16_t in_port) {
   LOSSLESS_CHECK(in_port < ports_ && in_port != port_, "a VOQ packet comes from another port of the switch");
   const std::uint8_t prio = p->priority;
   Prio& q = prio_[prio];
@@ -67,6 +67,8 @@ void VoqQueues::enqueue(Packet* p, std::uint16_t in_port) {
   in_bytes_[in_port] += p->wire_bytes;
   voq_nonempty_ = static_cast<std::uint8_t>(voq_nonempty_ | (1u << prio));
   transfer(prio, sw_.sim().now());
+  // Never refused: a VOQ holds what the input's PFC headroom lets in.
+  return true;
 }
 
 TimePs VoqQueues::transfer(std::uint8_t prio, TimePs now) {

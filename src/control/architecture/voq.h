@@ -133,7 +133,7 @@ class VoqQueues final : public EgressQueues {
  public:
   VoqQueues(Switch& sw, std::uint16_t port, std::size_t ports, Bytes queue_size, bool ecn_output_only);
 
-  void enqueue(Packet* p, std::uint16_t in_port) override;
+  bool enqueue(Packet* p, std::uint16_t in_port) override;
   Packet* dequeue(std::uint8_t paused, TimePs now, TimePs& retry_ps) override;
   Bytes bytes(std::uint8_t prio) const override {
     const Prio& q = prio_[prio];
