@@ -138,6 +138,16 @@ switch: {buffer: 2MB, mechanism: tcd}
 cc: {algorithm: dcqcn_tcd}
 workload: [{type: poisson, cdf: WebSearch, load: 0.6, duration: 1ms}, {type: incast, receiver: 0, senders: 1-15, size: 200KB, start: 50us}, {type: incast, receiver: 9, senders: 0-7, size: 64KB, start: 20us, count: 20, period: 50us}]
 )"},
+)"},
+        // The VOQ switch with RCM: CNs between switches of both threads, adaptive routing per packet.
+        ParallelCase{"voq_rcm", R"(
+seed: 7
+topology: {type: fat_tree, k: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}
+switch: {architecture: voq, mechanism: rcm}
+cc: {algorithm: dcqcn}
+workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 400us}, {type: incast, receiver: 0, senders: 4-15, size: 100KB, start: 50us}]
+monitor: {pfc: true}
+)"},
         ParallelCase{"timely", R"(
 seed: 6
 topology: {type: fat_tree, k: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 2us}}

@@ -7,7 +7,8 @@
 
 namespace lossless {
 
-// Mechanism(const Params&, Switch&, Network&) per switch.
+// Mechanism(const Params&, Switch&, Network&) per switch. A mechanism that only works on one switch
+// architecture names it: `static constexpr const char* kRequiredArchitecture = "voq";`.
 template <class Params, class Mechanism>
 class MechanismFactoryOf final : public MechanismFactory {
  public:
@@ -24,6 +25,13 @@ class MechanismFactoryOf final : public MechanismFactory {
       return p_.hints();
     } else {
       return {};
+    }
+  }
+  const char* required_architecture() const override {
+    if constexpr (requires { Mechanism::kRequiredArchitecture; }) {
+      return Mechanism::kRequiredArchitecture;
+    } else {
+      return nullptr;
     }
   }
 

@@ -40,10 +40,13 @@ class FlowControlPolicy {
 };
 
 // The switch's packet handlers compiled for one policy: `arrive` is the event of a packet reaching a port of
-// the switch, `kick` tells the switch a port may send.
+// the switch, `kick` tells the switch a port may send, `release` releases a data packet bound for `out_port`
+// from the buffer and runs the policy's after_release (for queue sets that release at their own time:
+// EgressQueues::releases_ingress).
 struct SwitchPathFns {
   EventFn arrive = nullptr;
   void (*kick)(void* owner, std::uint16_t port) = nullptr;
+  void (*release)(Switch& sw, const Packet& p, std::uint16_t out_port) = nullptr;
 };
 
 class FlowControlFactory {

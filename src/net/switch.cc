@@ -59,6 +59,7 @@ void Switch::select_path() {
   if (!on_dequeue_.empty()) features |= kDequeueHooks;
   const SwitchPathFns path =
       net_.switch_config().flow_control_factory->path(features, custom_buffer_ != nullptr);
+  release_ = path.release;
   for (auto& p : ports) {
     p.kick = path.kick;
     p.peer->deliver = path.arrive;  // the port at the other end delivers into this switch

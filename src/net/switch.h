@@ -74,6 +74,10 @@ class Switch {
   RoutingPolicy& router() { return *router_; }
   // Gives `port` its own queue set for data priorities (before any packet is queued there).
   void set_egress_queues(std::uint16_t port, std::unique_ptr<EgressQueues> q);
+  // For a queue set that releases packets itself (EgressQueues::releases_ingress): data packet `p`, bound
+  // for `out_port`, leaves the ingress side now — the buffer releases it and the flow-control policy may
+  // resume its ingress.
+  void release_ingress(const Packet& p, std::uint16_t out_port) { release_(*this, p, out_port); }
 
   // Packets a scheme makes at this switch. new_packet(): a reset packet from the pool; free_packet(): back to
   // it.
@@ -138,6 +142,7 @@ class Switch {
   std::vector<SwitchMechanism*> on_enqueue_, on_dequeue_, on_pause_, on_packet_;
   std::vector<std::unique_ptr<EgressQueues>> custom_queues_;  // by port (null: the port's own)
   std::unique_ptr<RetryTimer[]> retry_;
+  void (*release_)(Switch&, const Packet&, std::uint16_t) = nullptr;  // of the compiled path
 };
 
 }  // namespace lossless

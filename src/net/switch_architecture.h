@@ -40,8 +40,16 @@ class BufferModel {
 
 // The data-priority queues of one egress port (priorities 1-7; priority 0 stays in the port's own queue and
 // is always sent first). The port keeps the byte count of everything queued (Port::queued_bytes).
+//
+// Most queue sets hold a packet in one place until it leaves: the switch then releases it from the buffer
+// (BufferModel::release and the flow-control policy's after_release) as it departs. A queue set that holds
+// packets on the ingress side first and moves them to an output queue later (virtual output queues) passes
+// `releases_ingress` = true to the constructor: it calls Switch::release_ingress(packet, port) when a packet
+// leaves the ingress side — the buffer releases it there and the policy may resume the ingress — and the
+// switch releases nothing when that packet departs (RED/ECN and the dequeue hooks still run then).
 class EgressQueues {
  public:
+  explicit EgressQueues(bool releases_ingress = false) : releases_ingress_(releases_ingress) {}
   virtual ~EgressQueues() = default;
   // A packet from ingress `in_port` (kSwitchMade for a packet the switch itself made). False refuses it (a
   // full credit queue drops credits): the switch then takes it back out of the buffer and frees it, counted
@@ -55,6 +63,11 @@ class EgressQueues {
   // Every queued packet, read-only (mechanisms, tests).
   virtual void for_each(const std::function<void(const Packet&)>& f) const = 0;
   static constexpr std::uint16_t kSwitchMade = 0xffff;
+  // The queue set releases packets from the buffer itself (Switch::release_ingress).
+  bool releases_ingress() const { return releases_ingress_; }
+
+ private:
+  bool releases_ingress_;
 };
 
 class ArchitectureFactory {

@@ -60,6 +60,8 @@ class MechanismFactory {
   virtual ~MechanismFactory() = default;
   virtual std::unique_ptr<SwitchMechanism> create(Switch& sw, Network& net) const = 0;
   virtual MechanismHints hints() const { return {}; }
+  // The switch.architecture the mechanism works on (null: any); the scenario reader enforces it.
+  virtual const char* required_architecture() const { return nullptr; }
 };
 
 using MechanismScheme = SchemeEntry<MechanismFactory>;

@@ -111,13 +111,16 @@ struct SwitchPath {
     const std::uint8_t prio = p->priority;
     if (prio != kControlPriority) {
       Buffer& buf = buffer(sw);
-      buf.release(p->in_port, prio, p->wire_bytes, out.index);
+      // A queue set that releases packets itself (virtual output queues) already did.
+      bool release_here = true;
+      if constexpr (kQueues) release_here = !(out.custom_queues && out.custom_queues->releases_ingress());
+      if (release_here) buf.release(p->in_port, prio, p->wire_bytes, out.index);
       // RED on the instantaneous queue of (port, priority), decided at dequeue.
       if (p->ecn_capable && sw.ecn_enabled_ && sw.should_mark(out.index, queue_bytes(out, prio))) {
         if (!p->ecn_ce) ++sw.part_.counters.ecn_marks;
         p->ecn_ce = true;
       }
-      policy(sw).after_release(sw, buf, p->in_port, prio, *p, out.index);
+      if (release_here) policy(sw).after_release(sw, buf, p->in_port, prio, *p, out.index);
       if constexpr (kDequeue) {
         // At least one: the common case of one hook is a single call.
         SwitchMechanism* const* m = sw.on_dequeue_.data();
@@ -130,6 +133,12 @@ struct SwitchPath {
     out.transmit(p);
   }
 
+  static void release(Switch& sw, const Packet& p, std::uint16_t out) {
+    Buffer& buf = buffer(sw);
+    buf.release(p.in_port, p.priority, p.wire_bytes, out);
+    policy(sw).after_release(sw, buf, p.in_port, p.priority, p, out);
+  }
+
   static Bytes queue_bytes(const Port& out, std::uint8_t prio) {
     if constexpr (kQueues) {
       if (out.custom_queues) return out.custom_queues->bytes(prio);
@@ -139,7 +148,7 @@ struct SwitchPath {
 
  public:
   // What a policy's registration hands to its factory.
-  static SwitchPathFns fns() { return {&SwitchPath::arrive, &SwitchPath::kick}; }
+  static SwitchPathFns fns() { return {&SwitchPath::arrive, &SwitchPath::kick, &SwitchPath::release}; }
 };
 
 // The compiled path of a policy with `features` (PathFeature bits), for the shared buffer or another.

@@ -204,6 +204,9 @@ SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, 
         m.fail("mechanism", "unknown switch mechanism '" + mech + "' (known: " + names + ")");
       }
       *mechanism = scheme->make(params);
+      const char* arch = (*mechanism)->required_architecture();
+      if (arch && c.architecture != arch)
+        m.fail("mechanism", mech + " needs switch.architecture: " + arch + " (not " + c.architecture + ")");
     }
     if (!hints.required_mechanism.empty() && mech != hints.required_mechanism)
       m.fail("mechanism", "the congestion control needs switch.mechanism: " + hints.required_mechanism);
