@@ -33,6 +33,8 @@ struct CcEnv {
   TimePs max_base_rtt_ps;  // largest base RTT between any two hosts (HPCC's GLOBAL_T)
   Bytes max_bdp_bytes;     // largest host-pair bandwidth-delay product
   RdmaNic& host_nic;       // the NIC the object lives on (the sender's, or the receiver's)
+  std::uint64_t seed;      // the scenario seed: a part's random streams derive from it (core/rng.h)
+  bool lossless;           // the switches keep the fabric lossless (PFC); false: they drop when full
 };
 
 // Cache-line aligned for the same reason as SenderQp.
@@ -62,6 +64,10 @@ class ReceiverControl {
   virtual void on_ack(Packet& ack) { (void)ack; }
   // A scheme packet of this flow arrived at its receiver.
   virtual void on_packet(const Packet& p) { (void)p; }
+  // Only when the receiver set ReceiverContext::reassembles: data beyond the in-order end is the receiver's
+  // to hold (it saw it in on_data) instead of being NACKed and discarded. When in-order data has just moved
+  // the in-order end to `in_order_end`, return the end of the contiguous bytes now held from the start.
+  virtual Bytes contiguous_end(Bytes in_order_end) { return in_order_end; }
 };
 
 class NicControl {
@@ -89,6 +95,11 @@ struct SubstrateHints {
   // Handlers read and write records across whole packets (INT): the event loop prefetches all of a packet.
   bool prefetch_whole_packet = false;
   std::string required_mechanism;  // switch.mechanism the scheme cannot work without
+  // Replies and scheme packets toward a flow's sender retrace its data path hop by hop (ExpressPass credits,
+  // which must cross the links its data will cross); otherwise they follow their own ECMP path.
+  bool symmetric_routes = false;
+  // The scheme recovers lost packets itself (resend requests, its own timers): `nic.rto: auto` is off.
+  bool own_loss_recovery = false;
   // switch.ecn tables; empty = the switch's own defaults
   std::vector<RateValue> ecn_kmin_bytes, ecn_kmax_bytes, ecn_pmax;
 };
