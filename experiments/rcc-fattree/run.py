@@ -37,7 +37,9 @@ LOADS = (0.3, 0.5, 0.7)
 SCHEMES = {
     "rcc": {"cc.algorithm": "rcc"},
     "hpcc": {"cc.algorithm": "hpcc", "cc.params.preset": "hpcc_paper"},
-    "homa": {"cc.algorithm": "homa"},  # + cc.params.cdf: the workload's, for its unscheduled cut-offs
+    # HomaSimulation sprays packets over the uplinks ("the core packet spraying scheme used in Homa", §V-C);
+    # + cc.params.cdf: the workload's, for its unscheduled cut-offs.
+    "homa": {"cc.algorithm": "homa", "switch.routing": "spray"},
     "expresspass": {"cc.algorithm": "expresspass"},
     "dcqcn": {"cc.algorithm": "dcqcn", "cc.params.variant": "paper"},
     "timely": {"cc.algorithm": "timely", "cc.params.variant": "paper"},

@@ -256,10 +256,13 @@ SenderQp* HomaNic::pick(const std::vector<SenderQp*>& active, TimePs now, TimePs
 }
 
 void HomaNic::on_arrival(HomaReceiver& m) {
-  const bool needs_grants = m.granted_bytes() < m.flow().size_bytes;
-  if (needs_grants && std::find(waiting_.begin(), waiting_.end(), &m) == waiting_.end())
+  // Only a message the scheduler knows, or a new one that needs grants, changes what it would decide (a
+  // message it has granted in full leaves its list at the next decision, freeing its place).
+  if (std::find(waiting_.begin(), waiting_.end(), &m) == waiting_.end()) {
+    if (m.granted_bytes() >= m.flow().size_bytes) return;
     waiting_.push_back(&m);
-  if (!waiting_.empty()) schedule();
+  }
+  schedule();
 }
 
 void HomaNic::schedule() {
