@@ -23,7 +23,8 @@ struct XpassNet {
   }
   // Runs the fabric up to `t` (and sets the clock there).
   void advance(TimePs t) {
-    net.sim().at(t, [](void*, std::uint64_t) {}, nullptr);
+    net.sim().at(
+        t, [](void*, std::uint64_t) {}, nullptr);
     net.sim().run(t);
   }
   ExpressPassReceiver& rx() { return static_cast<ExpressPassReceiver&>(*net.receiver(0).control); }
