@@ -69,6 +69,23 @@ switch: {mechanism: rocc}
 cc: {algorithm: rocc}
 workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 1ms}, {type: incast, receiver: 3, senders: 8-15, size: 64KB, start: 20us, count: 20, period: 50us}]
 )"},
+        // Flow-control policies with timers and pause frames of their own kinds (P-PFC, CaPFC).
+        ParallelCase{"ppfc", R"(
+seed: 7
+topology: {type: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}
+switch: {buffer: 4MB, flow_control: ppfc, ecn: {kmin: {100Gbps: 40KB}, kmax: {100Gbps: 200KB}}}
+cc: {algorithm: dcqcn}
+workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 500us}, {type: incast, receiver: 0, senders: 1-15, size: 200KB, start: 50us}, {type: incast, receiver: 9, senders: 0-7, size: 64KB, start: 20us, count: 10, period: 50us}]
+monitor: {pfc: true}
+)"},
+        ParallelCase{"capfc", R"(
+seed: 8
+topology: {type: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}
+switch: {buffer: 4MB, flow_control: capfc}
+cc: {algorithm: dcqcn}
+workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 500us}, {type: incast, receiver: 0, senders: 1-15, size: 200KB, start: 50us}, {type: incast, receiver: 9, senders: 0-7, size: 64KB, start: 20us, count: 10, period: 50us}]
+monitor: {pfc: true}
+)"},
         ParallelCase{"timely", R"(
 seed: 6
 topology: {type: fat_tree, k: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 2us}}
@@ -112,6 +129,19 @@ workload: [{type: poisson, cdf: WebSearch, load: 0.7, duration: 300us}, {type: i
                         "par_lossy_check", {}, 2);
   EXPECT_GT(lossy.result.counters.drops, 0u);
   EXPECT_GT(lossy.result.counters.retransmitted_bytes, 0u);
+  // The P-PFC and CaPFC cases send pauses of their own kinds (not standard) across the threads.
+  for (const char* fc : {"ppfc", "capfc"}) {
+    auto r = run_yaml(R"(
+seed: 7
+topology: {type: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}
+switch: {buffer: 4MB, ecn: {kmin: {100Gbps: 40KB}, kmax: {100Gbps: 200KB}}}
+cc: {algorithm: dcqcn}
+workload: [{type: incast, receiver: 0, senders: 1-15, size: 200KB, start: 50us}]
+)",
+                      std::string("par_check_") + fc, {{"switch.flow_control", fc}}, 2);
+    const auto& by_kind = r.result.counters.pause_frames_by_kind;
+    EXPECT_GT(r.result.counters.pause_frames, by_kind[0]) << fc << ": no pause of the policy's own kind";
+  }
 }
 
 TEST(ParallelRun, MorePartitionsThanCoresGiveTheSameOutputs) {

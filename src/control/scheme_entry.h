@@ -36,6 +36,11 @@ SchemeEntry<Base> make_scheme_entry(const char* name, const char* summary, const
     ParamPrinter printer(os);
     p.visit(printer);
   };
+  s.print_keys = [](std::ostream& os, bool markdown, const std::string& prefix) {
+    Params p{};
+    ParamPrinter printer(os, "    ", markdown, prefix);
+    p.visit(printer);
+  };
   return s;
 }
 

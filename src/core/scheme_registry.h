@@ -22,6 +22,9 @@ struct SchemeEntry {
   std::string section;
   std::function<std::unique_ptr<Factory>(ParamSource& params)> make;
   std::function<void(std::ostream&)> print_params;
+  // Its parameters as rows of the substrate key tables (`lossless list switch [--markdown]`), each key after
+  // `prefix`.
+  std::function<void(std::ostream&, bool markdown, const std::string& prefix)> print_keys;
 };
 
 template <class Entry>

@@ -1,9 +1,11 @@
 // Counters and event logs the fabric fills while it runs; written out by stats/writers at the end.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <vector>
 
 #include "core/time.h"
+#include "net/pause_kinds.h"
 
 namespace lossless {
 
@@ -16,12 +18,14 @@ struct PfcLogRecord {
   std::uint8_t priority;
   bool pause;  // false = resume (explicit, or the pause expired)
   std::uint16_t quanta;
+  std::uint8_t kind;  // who sent the frame (net/pause_kinds.h)
 };
 
 struct NetCounters {
   std::uint64_t drops = 0;
   std::uint64_t drops_headroom_full = 0;  // lossless-fabric violations (headroom too small)
   std::uint64_t pause_frames = 0;         // pause frames received (quanta > 0)
+  std::array<std::uint64_t, PauseKinds::kMax> pause_frames_by_kind{};  // the same, by who sent them
   std::uint64_t resume_frames = 0;        // explicit resumes received (quanta = 0)
   std::uint64_t pause_expiries = 0;       // pauses that ran out their quanta
   TimePs paused_time_ps = 0;              // summed over (port, priority) pairs
@@ -44,6 +48,8 @@ struct NetCounters {
     drops += c.drops;
     drops_headroom_full += c.drops_headroom_full;
     pause_frames += c.pause_frames;
+    for (std::size_t k = 0; k < pause_frames_by_kind.size(); ++k)
+      pause_frames_by_kind[k] += c.pause_frames_by_kind[k];
     resume_frames += c.resume_frames;
     pause_expiries += c.pause_expiries;
     paused_time_ps += c.paused_time_ps;

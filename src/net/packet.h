@@ -40,6 +40,7 @@ struct alignas(64) Packet {
   std::uint8_t pfc_priority = 0;
   std::uint8_t route_hop = 0;
   std::uint16_t pfc_quanta = 0;  // 0 = resume
+  std::uint8_t pfc_kind = 0;     // who sent the PFC frame (net/pause_kinds.h; 0 = standard PFC)
   std::uint32_t payload_bytes = 0;
   std::uint32_t src = 0;  // host index of the sender of this packet
   // --- end-host fields
@@ -89,6 +90,10 @@ struct alignas(64) Packet {
   }
 };
 static_assert(offsetof(Packet, ext_bytes) == Packet::kExtOffset && sizeof(Packet) == 256);
+// pfc_kind fills a padding byte: the per-hop fields keep their offsets in the first cache line.
+static_assert(offsetof(Packet, pfc_quanta) == 40 && offsetof(Packet, pfc_kind) == 42 &&
+              offsetof(Packet, payload_bytes) == 44 && offsetof(Packet, src) == 48 &&
+              offsetof(Packet, seq) == 56);
 
 // Free-list pool. Packets are never returned to the heap during a run, so steady state allocates nothing.
 class PacketPool {

@@ -39,15 +39,16 @@ void Port::tx_done_event(void* target, std::uint64_t) {
   port->kick(port->owner, port->index);
 }
 
-void Port::on_pfc(std::uint8_t prio, std::uint16_t quanta) {
+void Port::on_pfc(std::uint8_t prio, std::uint16_t quanta, std::uint8_t kind) {
   TimePs now = sim->now();
-  if (counters->log_pfc) counters->pfc_log.push_back({now, node, index, prio, quanta > 0, quanta});
+  if (counters->log_pfc) counters->pfc_log.push_back({now, node, index, prio, quanta > 0, quanta, kind});
   if (quanta == 0) {
     ++counters->resume_frames;
     if (paused(prio)) unpause(prio);
     return;
   }
   ++counters->pause_frames;
+  ++counters->pause_frames_by_kind[kind];
   const bool newly_paused = !paused(prio);
   if (newly_paused) {
     paused_mask = static_cast<std::uint8_t>(paused_mask | (1u << prio));

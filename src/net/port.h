@@ -124,8 +124,9 @@ class Port {
     return sendable ? pop_from(static_cast<std::uint8_t>(__builtin_ctz(sendable))) : nullptr;
   }
   void transmit(Packet* p);
-  // A PFC frame for `prio` arrived at this port (so it concerns what this port sends).
-  void on_pfc(std::uint8_t prio, std::uint16_t quanta);
+  // A PFC frame for `prio` arrived at this port (so it concerns what this port sends); `kind` says who sent
+  // it (net/pause_kinds.h).
+  void on_pfc(std::uint8_t prio, std::uint16_t quanta, std::uint8_t kind);
   // Accounts paused time still open when the run ended at `end_ps`.
   void close_pause_accounting(TimePs end_ps);
 

@@ -195,7 +195,7 @@ void RdmaNic::receive(Packet* p) {
       break;
     }
     case PacketType::kPfc:
-      port.on_pfc(p->pfc_priority, p->pfc_quanta);
+      port.on_pfc(p->pfc_priority, p->pfc_quanta, p->pfc_kind);
       break;
     default:
       receive_scheme_packet(*p);

@@ -142,13 +142,15 @@ void Switch::send_on(std::uint16_t port, Packet* p) {
   out.kick_or_wait();
 }
 
-void Switch::queue_pause_frame(std::uint16_t port, std::uint8_t prio, std::uint16_t quanta) {
+void Switch::queue_pause_frame(std::uint16_t port, std::uint8_t prio, std::uint16_t quanta,
+                               std::uint8_t kind) {
   Packet* f = part_.pool.get();
   f->type = PacketType::kPfc;
   f->priority = kControlPriority;
   f->ecn_capable = false;
   f->pfc_priority = prio;
   f->pfc_quanta = quanta;
+  f->pfc_kind = kind;
   f->wire_bytes = static_cast<std::uint32_t>(net_.nic_config().pfc_bytes);
   ports[port].enqueue(f);
 }

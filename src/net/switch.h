@@ -11,6 +11,7 @@
 #include "core/timer.h"
 #include "net/flow_control.h"
 #include "net/partition.h"
+#include "net/pause_kinds.h"
 #include "net/port.h"
 #include "net/routing_policy.h"
 #include "net/shared_buffer_mmu.h"
@@ -79,8 +80,10 @@ class Switch {
   // Queues a (link-local) packet at `port`, to the neighbour on that link.
   void send_on(std::uint16_t port, Packet* p);
   // Queues a PFC frame for priority `prio` at `port` (quanta 0 = resume) without starting the port: the
-  // flow-control policy does its bookkeeping, then calls ports[port].kick_or_wait().
-  void queue_pause_frame(std::uint16_t port, std::uint8_t prio, std::uint16_t quanta);
+  // flow-control policy does its bookkeeping, then calls ports[port].kick_or_wait(). `kind`: who sends it
+  // (net/pause_kinds.h; a policy's own rule registers its kind).
+  void queue_pause_frame(std::uint16_t port, std::uint8_t prio, std::uint16_t quanta,
+                         std::uint8_t kind = PauseKinds::kStandard);
 
  private:
   template <class Policy, unsigned kFeatures, class Buffer>

@@ -47,7 +47,7 @@ struct SwitchPath {
   static void receive(Switch& sw, Port& in, Packet* p) {
     if (is_link_local(p->type)) {
       if (p->type == PacketType::kPfc) {
-        in.on_pfc(p->pfc_priority, p->pfc_quanta);
+        in.on_pfc(p->pfc_priority, p->pfc_quanta, p->pfc_kind);
         sw.part_.pool.put(p);
       } else {
         sw.deliver_link_local(in, p);  // to the mechanism that takes it (an error if none does)

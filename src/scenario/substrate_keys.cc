@@ -1,5 +1,7 @@
 #include "scenario/substrate_keys.h"
 
+#include <sstream>
+
 #include "core/params.h"
 #include "net/config.h"
 #include "net/flow_control.h"
@@ -29,10 +31,15 @@ void print_substrate_keys(const std::string& section, std::ostream& out, bool ma
     SwitchConfig c;
     c.visit(printer);
     row(out, markdown, prefix + "params", "{}", "parameters of the mechanism (`lossless list mechanisms`)");
+    // A flow-control policy's parameters, key by key (switch.ppfc.horizon, ...).
     for (const auto& e : FlowControlRegistry::all())
-      if (!e.section.empty())
-        row(out, markdown, prefix + e.section, "{}",
-            "parameters of flow_control " + e.name + " (`lossless list mechanisms`)");
+      if (!e.section.empty()) {
+        std::ostringstream keys;
+        e.print_keys(keys, markdown, prefix + e.section + ".");
+        if (keys.str().empty())
+          row(out, markdown, prefix + e.section, "{}", "parameters of flow_control " + e.name);
+        out << keys.str();
+      }
     for (const auto& e : ArchitectureRegistry::all())
       if (!e.section.empty())
         row(out, markdown, prefix + e.section, "{}",

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/units.h"
+#include "net/pause_kinds.h"
 
 namespace lossless {
 namespace {
@@ -64,7 +65,11 @@ std::string summary_json(const RunResult& r) {
   os << "  ],\n";
   os << "  \"pfc\": {\"pause_frames\": " << c.pause_frames << ", \"resume_frames\": " << c.resume_frames
      << ", \"expired_pauses\": " << c.pause_expiries
-     << ", \"paused_time_ns\": " << c.paused_time_ps / kPsPerNs << "},\n";
+     << ", \"paused_time_ns\": " << c.paused_time_ps / kPsPerNs << ", \"pause_frames_by_kind\": {";
+  const std::vector<std::uint8_t> kinds = PauseKinds::output_order();
+  for (std::size_t i = 0; i < kinds.size(); ++i)
+    os << (i ? ", " : "") << "\"" << PauseKinds::name(kinds[i]) << "\": " << c.pause_frames_by_kind[kinds[i]];
+  os << "}},\n";
   os << "  \"drops\": " << c.drops << ",\n";
   os << "  \"queue\": {\"max_bytes\": " << c.max_queue_bytes << "},\n";
   os << "  \"first_start_ns\": " << r.first_start_ps / kPsPerNs << ",\n";

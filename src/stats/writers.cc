@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "net/network.h"
+#include "net/pause_kinds.h"
 #include "stats/output_file.h"
 
 namespace lossless {
@@ -59,10 +60,10 @@ void write_fct_csv(const Network& net, const std::string& path) {
 void write_pfc_csv(const Topology& t, const std::vector<PfcLogRecord>& log, const std::string& path) {
   OutputFile out(path);
   std::FILE* f = out.f();
-  std::fputs("time_ns,node,port,priority,event,quanta\n", f);
+  std::fputs("time_ns,node,port,priority,event,quanta,kind\n", f);
   for (const auto& e : log)
-    std::fprintf(f, "%s,%s,%u,%u,%s,%u\n", fmt_ns(e.time_ps).c_str(), t.node_name(e.node).c_str(), e.port,
-                 e.priority, e.pause ? "pause" : "resume", e.quanta);
+    std::fprintf(f, "%s,%s,%u,%u,%s,%u,%s\n", fmt_ns(e.time_ps).c_str(), t.node_name(e.node).c_str(), e.port,
+                 e.priority, e.pause ? "pause" : "resume", e.quanta, PauseKinds::name(e.kind).c_str());
   out.close();
 }
 

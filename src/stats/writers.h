@@ -16,7 +16,8 @@ void write_summary_json(const RunResult& r, const std::string& path);
 // `flow_id,src,dst,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown` (empty finish when
 // unfinished).
 void write_fct_csv(const Network& net, const std::string& path);
-// `time_ns,node,port,priority,event,quanta`, logged where the frame was received.
+// `time_ns,node,port,priority,event,quanta,kind`, logged where the frame was received; kind = who sent it
+// (net/pause_kinds.h: standard, or a flow-control policy's own kind such as predictive or capfc).
 void write_pfc_csv(const Topology& topo, const std::vector<PfcLogRecord>& log, const std::string& path);
 // The HPCC simulator's FCT file: `sip dip sport dport size start_ns fct_ns standalone_fct_ns`.
 void write_hpcc_fct(const Network& net, const std::string& path);

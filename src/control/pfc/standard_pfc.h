@@ -2,10 +2,12 @@
 // when the buffer says it crossed its threshold (static Xoff or dynamic alpha x free pool, switch.pfc), with
 // the maximum duration (switch.pfc.quanta), refreshed at half that duration while it lasts; resume explicitly
 // (quanta 0) when the buffer says it may. `none` never pauses: the buffer tail-drops at the threshold.
+// Policies that add a rule of their own to standard PFC (P-PFC, CaPFC) contain a StandardPfc and call its
+// after_admit/after_release; they see the pauses it holds through pauses().
 #pragma once
 #include <cstdint>
-#include <vector>
 
+#include "control/pfc/held_pauses.h"
 #include "control/scheme_entry.h"
 #include "net/flow_control.h"
 #include "net/packet.h"
@@ -17,26 +19,30 @@ class Switch;
 class StandardPfc final : public FlowControlPolicy {
  public:
   static constexpr bool kLossless = true;
-  StandardPfc(const NoParams&, Switch& sw);
+  StandardPfc(const NoParams&, Switch& sw) : pauses_(sw) {}
 
   template <class Buffer>
   void after_admit(Switch&, Buffer& buf, std::uint16_t port, std::uint8_t prio, const Packet&,
                    std::uint16_t) {
-    if (buf.should_pause(port, prio)) send(port, prio, quanta_);
+    if (buf.should_pause(port, prio)) {
+      buf.set_paused(port, prio, true);
+      pauses_.hold(port, prio, PauseKinds::kStandard);
+    }
   }
   template <class Buffer>
   void after_release(Switch&, Buffer& buf, std::uint16_t port, std::uint8_t prio, const Packet&,
                      std::uint16_t) {
-    if (buf.should_resume(port, prio)) send(port, prio, 0);
+    if (buf.should_resume(port, prio)) {
+      buf.set_paused(port, prio, false);
+      pauses_.release(port, prio, PauseKinds::kStandard);
+    }
   }
 
- private:
-  void send(std::uint16_t port, std::uint8_t prio, std::uint16_t quanta);
-  static void refresh_event(void* target, std::uint64_t arg);
+  // The pauses of this switch, which a containing policy may hold too.
+  HeldPauses& pauses() { return pauses_; }
 
-  Switch& sw_;
-  std::uint16_t quanta_;
-  std::vector<std::uint32_t> refresh_gen_;  // per (port, prio): a newer frame cancels a pending refresh
+ private:
+  HeldPauses pauses_;
 };
 
 class NoFlowControl final : public FlowControlPolicy {
