@@ -153,6 +153,21 @@ seed: 6
 topology: {type: fat_tree, k: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 2us}}
 cc: {algorithm: timely}
 workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 1ms}, {type: incast, receiver: 0, senders: 8-15, size: 64KB, start: 20us, count: 20, period: 50us}]
+)"},
+        // Receiver-driven schemes: grants and credits cross between the threads; Homa's switch queues and
+        // RESEND timers (lossy), ExpressPass's credit limiters at every switch and NIC.
+        ParallelCase{"homa_lossy", R"(
+seed: 7
+topology: {type: fat_tree, k: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 400Gbps, delay: 1us}}
+switch: {buffer: 600KB, flow_control: none}
+cc: {algorithm: homa}
+workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 300us}, {type: incast, receiver: 0, senders: 8-15, size: 200KB, start: 20us}]
+)"},
+        ParallelCase{"expresspass", R"(
+seed: 8
+topology: {type: fat_tree, k: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 400Gbps, delay: 1us}}
+cc: {algorithm: expresspass}
+workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 300us}, {type: incast, receiver: 0, senders: 8-15, size: 200KB, start: 20us}]
 )"}),
     [](const auto& info) { return std::string(info.param.name); });
 

@@ -189,7 +189,7 @@ def fake_papers(lossless, work):
     out = os.path.join(work, "out")
 
     status, _, err = run([lossless, "reproduce", "nosuch"], env)
-    check(status == 2 and "unknown paper 'nosuch' (known: rocc, ppfc, rcc, mercury, rcm, hpcc, all)" in err,
+    check(status == 2 and "unknown paper 'nosuch' (known: rocc, ppfc, rcc, rcc-fattree, mercury, rcm, hpcc, all)" in err,
           f"an unknown paper: exit 2 naming the known ones ({status}: {err.strip()})")
     status, _, err = run([lossless, "reproduce", "ppfc"], env)
     check(status == 2 and "paper 'ppfc' has no experiments yet" in err and "available now: rocc, rcm, hpcc" in err,

@@ -38,7 +38,7 @@ constexpr const char* kUsage = R"(usage:
   lossless hpcc CONFIG.txt [-o OUT_DIR] [--threads N] [--quiet]
   lossless sweep SWEEP.yaml [-j N] [-o OUT_DIR] [--set PATH=VALUE]... [--quiet]
   mpirun -n N lossless sweep SWEEP.yaml [...]   # cases spread over N MPI ranks, table on rank 0
-  lossless reproduce PAPER|all [--full] [-j N] [-o DIR]   # PAPER: rocc ppfc rcc mercury rcm hpcc
+  lossless reproduce PAPER|all [--full] [-j N] [-o DIR]   # PAPER: rocc ppfc rcc rcc-fattree mercury rcm hpcc
   lossless list [cc|mechanisms|switch|nic|workloads|topologies] [--markdown (switch, nic)]
   lossless plot OUT_DIR... [-o FIG_DIR]
 )";

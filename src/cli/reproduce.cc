@@ -24,8 +24,9 @@ struct Paper {
 };
 
 // Every paper this project reproduces, whether or not its experiments have landed yet.
-constexpr Paper kPapers[] = {{"rocc", "rocc"},       {"ppfc", "ppfc"}, {"rcc", "rcc"},
-                             {"mercury", "mercury"}, {"rcm", "rcm"},   {"hpcc", "hpcc-ws30"}};
+constexpr Paper kPapers[] = {
+    {"rocc", "rocc"},       {"ppfc", "ppfc"}, {"rcc", "rcc"},       {"rcc-fattree", "rcc-fattree"},
+    {"mercury", "mercury"}, {"rcm", "rcm"},   {"hpcc", "hpcc-ws30"}};
 
 // Debian's interpreter, where apt puts matplotlib (a python3 earlier on PATH may be another one without it).
 constexpr const char* kPython = "/usr/bin/python3";

@@ -182,8 +182,10 @@ struct NicConfig {
     v.count("data_priority", prio, "priority of data packets", 1, 7);
     data_priority = static_cast<std::uint8_t>(prio);
     v.time("nack_interval", nack_interval_ps, "at most one NACK per expected sequence in this interval");
-    v.time_or_auto("rto", rto_ps,
-                   "go-back-N timeout without ACK progress; 0 = off; auto = off lossless, 1ms lossy");
+    v.time_or_auto(
+        "rto", rto_ps,
+        "go-back-N timeout without ACK progress; 0 = off; auto = off lossless or when the congestion "
+        "control recovers losses itself, 1ms lossy");
   }
 };
 

@@ -40,6 +40,7 @@ struct CcEnv {
   // ACK back. Their sum is the RTT a sender measures on an idle path.
   TimePs data_one_way_ps;
   TimePs ack_one_way_ps;
+  bool lossless;           // the switches keep the fabric lossless (PFC); false: they drop when full
 };
 
 // Cache-line aligned for the same reason as SenderQp.
@@ -69,6 +70,10 @@ class ReceiverControl {
   virtual void on_ack(Packet& ack) { (void)ack; }
   // A scheme packet of this flow arrived at its receiver.
   virtual void on_packet(const Packet& p) { (void)p; }
+  // Only when the receiver set ReceiverContext::reassembles: data beyond the in-order end is the receiver's
+  // to hold (it saw it in on_data) instead of being NACKed and discarded. When in-order data has just moved
+  // the in-order end to `in_order_end`, return the end of the contiguous bytes now held from the start.
+  virtual Bytes contiguous_end(Bytes in_order_end) { return in_order_end; }
 };
 
 class NicControl {
@@ -102,6 +107,11 @@ struct SubstrateHints {
   // switch.ecn.enabled default: false for schemes whose switches are the congestion and notification points
   // (Mercury), so that neither RED marks nor the receivers' CNPs reach their senders
   bool ecn_enabled = true;
+  // Replies and scheme packets toward a flow's sender retrace its data path hop by hop (ExpressPass credits,
+  // which must cross the links its data will cross); otherwise they follow their own ECMP path.
+  bool symmetric_routes = false;
+  // The scheme recovers lost packets itself (resend requests, its own timers): `nic.rto: auto` is off.
+  bool own_loss_recovery = false;
   // switch.ecn tables; empty = the switch's own defaults
   std::vector<RateValue> ecn_kmin_bytes, ecn_kmax_bytes, ecn_pmax;
 };

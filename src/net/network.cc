@@ -195,6 +195,8 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
   for (auto& part : parts_) part->flows_completed = 0;
   // With INT every hop reads or writes records across the whole packet.
   const bool whole_packets = cc.hints().prefetch_whole_packet;
+  const bool symmetric = cc.hints().symmetric_routes;
+  const bool lossless = sw_cfg_.lossless();
   for (auto& part : parts_) part->sim.set_prefetch_whole_arg(whole_packets);
   // The scheme's part on every switch (it may change how switches route), before paths are computed.
   if (const MechanismFactory* part = cc.switch_part()) {
@@ -209,7 +211,7 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
   routes_per_flow_ =
       std::all_of(switches_.begin(), switches_.end(), [](const auto& s) { return s->router().per_flow(); });
   for (std::uint32_t h = 0; h < topo_.hosts; ++h) {
-    CcEnv env{sim_of(h), nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_, *nics_[h], seed_, 0, 0};
+    CcEnv env{sim_of(h), nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_, *nics_[h], seed_, 0, 0, lossless};
     std::unique_ptr<NicControl> part = cc.create_nic(*nics_[h], env);
     // A flow-control policy's NIC part (BFC's per-flow queues); a NIC holds one part.
     if (std::unique_ptr<NicControl> fc = sw_cfg_.flow_control_factory->create_nic(*nics_[h], env)) {
@@ -246,20 +248,25 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
     fwd_route_[i] = static_cast<std::uint32_t>(route_ports_.size());
     PathInfo p = path(f.src, f.dst, fwd_hash_[i], &route_ports_);
     rev_route_[i] = static_cast<std::uint32_t>(route_ports_.size());
-    PathInfo back = path(f.dst, f.src, rev_hash_[i], &route_ports_);
+    // The mirrored reply path crosses the same links as the data path, so its one-way delay is the data path's.
+    PathInfo back = p;
+    if (symmetric && routes_per_flow_)
+      append_mirrored_route(f.src, f.dst, fwd_route_[i]);
+    else
+      back = path(f.dst, f.src, rev_hash_[i], &route_ports_);
     q.base_rtt_ps = p.base_rtt_ps();
     q.bottleneck_bps = p.bottleneck_bps;
     const TimePs data_one_way = p.one_way_ps(nic_cfg_.mtu_bytes + nic_cfg_.data_header_bytes);
     const TimePs ack_one_way = back.one_way_ps(nic_cfg_.ack_bytes);
-    CcEnv env{sim_of(f.src), nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_,
-              *nics_[f.src], seed_,    data_one_way,     ack_one_way};
+    CcEnv env{sim_of(f.src), nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_, *nics_[f.src],
+              seed_,         data_one_way, ack_one_way,      lossless};
     ccs_.push_back(cc.create(q, env));
     q.cc = ccs_.back().get();
     start_order_[i] = setup.reserve_order();
     ReceiverContext& rx = rx_[i];
     rx.ack_every = nic_cfg_.ack_interval;
-    CcEnv rx_env{sim_of(f.dst), nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_,
-                 *nics_[f.dst], seed_,    data_one_way,     ack_one_way};
+    CcEnv rx_env{sim_of(f.dst), nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_, *nics_[f.dst],
+                 seed_,         data_one_way, ack_one_way,      lossless};
     receivers_.push_back(cc.create_receiver(rx, f, rx_env));
     rx.control = receivers_.back().get();
   }
@@ -283,6 +290,23 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
   }
   for (std::uint32_t id : by_start) partition_of(flows_[id].src).start_sequence.push_back(id);
   for (auto& part : parts_) schedule_next_start(*part);
+}
+
+void Network::append_mirrored_route(std::uint32_t src, std::uint32_t dst, std::uint32_t forward) {
+  // Walk the data path; at each switch note the port the data arrives on: the reply leaves through it.
+  std::vector<std::uint16_t> in_ports;
+  std::uint32_t node = src, port = 0;
+  for (std::uint32_t hop = 0;; ++hop) {
+    const std::uint32_t link = node_ports_[node].link[port];
+    const std::uint32_t next = node_ports_[node].peer[port];
+    if (next == dst) break;
+    std::uint16_t in = 0;
+    while (node_ports_[next].link[in] != link) ++in;
+    in_ports.push_back(in);
+    node = next;
+    port = route_ports_[forward + hop];
+  }
+  route_ports_.insert(route_ports_.end(), in_ports.rbegin(), in_ports.rend());
 }
 
 void Network::schedule_next_start(Partition& part) {

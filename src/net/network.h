@@ -115,6 +115,9 @@ class Network {
 
  private:
   static void flow_start_event(void* target, std::uint64_t flow_id);
+  // Appends to route_ports_ the reverse of the data path from `src` to `dst` whose egress ports start at
+  // route_ports_[forward]: at each switch, the port the data arrives on.
+  void append_mirrored_route(std::uint32_t src, std::uint32_t dst, std::uint32_t forward);
   static void schedule_next_start(Partition& part);
   void compute_global_rtt();
 

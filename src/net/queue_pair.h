@@ -73,6 +73,10 @@ struct alignas(64) ReceiverContext {
   // ACK every this many in-order packets (nic.ack_interval unless the scheme says otherwise); 0 = only the
   // last one (the scheme sends its own feedback).
   std::uint32_t ack_every = 1;
+  // Data beyond the in-order end is held by the scheme's receiver (ReceiverControl::contiguous_end), not
+  // NACKed: a message transport that reassembles (Homa), where packets of one message may overtake each
+  // other.
+  bool reassembles = false;
   bool ce_pending = false;
   Bytes last_nack_seq = ~Bytes{0};
   TimePs nack_allowed_ps = 0;

@@ -231,6 +231,11 @@ bool RdmaNic::receive_data(Packet* p) {
   if (p->seq == rx.expected) {
     rx.expected += p->payload_bytes;
     rx.delivered += p->payload_bytes;
+    if (rx.reassembles) [[unlikely]] {
+      const Bytes end = rx.control->contiguous_end(rx.expected);
+      rx.delivered += end - rx.expected;
+      rx.expected = end;
+    }
     rx.ce_pending = rx.ce_pending || p->ecn_ce;
     if ((rx.ack_every != 0 && ++rx.packets_since_ack >= rx.ack_every) || rx.expected >= f.size_bytes) {
       // The ACK is the data packet turned around: the scheme's fields (INT records) are already where the ACK
@@ -246,7 +251,7 @@ bool RdmaNic::receive_data(Packet* p) {
       send(p);
       return true;
     }
-  } else if (p->seq > rx.expected) {
+  } else if (p->seq > rx.expected && !rx.reassembles) {
     // A gap: ask for go-back-N, at most once per nack_interval for the same expected sequence.
     if (rx.last_nack_seq != rx.expected || now >= rx.nack_allowed_ps) {
       rx.last_nack_seq = rx.expected;
@@ -259,7 +264,8 @@ bool RdmaNic::receive_data(Packet* p) {
       send(nack);
     }
   }
-  // seq < expected: a duplicate from a go-back-N; already delivered.
+  // seq < expected: a duplicate from a go-back-N; already delivered. Beyond it with `reassembles`: the
+  // scheme's receiver holds it.
   return false;
 }
 

@@ -59,6 +59,12 @@ class RdmaNic {
   // Queues a packet with the NIC's replies (sent before data, in priority order) and starts the port.
   void send(Packet* p);
   void free_packet(Packet* p) { part_.pool.put(p); }
+  // A scheme's own queue at this NIC refused its packet (a full credit queue): counted as a scheme drop
+  // (summary.json packets.scheme_drops, not a loss of data), and freed.
+  void drop_scheme_packet(Packet* p) {
+    ++part_.counters.scheme_drops;
+    part_.pool.put(p);
+  }
   // A CNP for the flow of `data` (the ECN notification point): counted, queued, sent.
   void send_cnp(const Packet& data);
 

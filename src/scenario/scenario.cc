@@ -579,8 +579,9 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& file, const S
   sc.nic = read_nic(top.map("nic"), *sc.cc);
   sc.sw = read_switch(top.map("switch"), sc.topology, sc.nic, sc.cc->hints(), &sc.mechanism);
   if (sc.nic.rto_ps == kTimeNever) {
-    // auto: lossless fabrics need no timeout (NACKs cover reordering); lossy ones need one for tail losses.
-    sc.nic.rto_ps = sc.sw.lossless() ? 0 : kPsPerMs;
+    // auto: lossless fabrics need no timeout (NACKs cover reordering); lossy ones need one for tail losses,
+    // unless the scheme recovers losses with its own timers.
+    sc.nic.rto_ps = sc.sw.lossless() || sc.cc->hints().own_loss_recovery ? 0 : kPsPerMs;
     sc.resolved["nic"]["rto"] = format_time(sc.nic.rto_ps);
   }
 

@@ -76,7 +76,7 @@ std::string summary_json(const RunResult& r) {
   os << "  \"packets\": {\"data\": " << c.data_packets << ", \"control\": " << c.control_packets
      << ", \"hops\": " << c.packet_hops << ", \"retransmitted_bytes\": " << c.retransmitted_bytes
      << ", \"nacks\": " << c.nacks << ", \"cnps\": " << c.cnps << ", \"ecn_marks\": " << c.ecn_marks
-     << ", \"timeouts\": " << c.timeouts << "}\n";
+     << ", \"timeouts\": " << c.timeouts << ", \"scheme_drops\": " << c.scheme_drops << "}\n";
   os << "}\n";
   return os.str();
 }
