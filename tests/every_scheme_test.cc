@@ -13,6 +13,7 @@
 #include "core/units.h"
 #include "fuzz/fuzz_util.h"
 #include "net/congestion_control.h"
+#include "net/switch_mechanism.h"
 #include "test_util.h"
 
 namespace lossless::test {
@@ -110,6 +111,15 @@ std::string required_mechanism(const std::string& cc) {
   if (!scheme) return "";
   DefaultParams none;
   return scheme->make(none)->hints().required_mechanism;
+}
+
+// The switch architecture a mechanism needs (RCM works on the VOQ switch); empty: any.
+std::string required_architecture(const std::string& mechanism) {
+  const MechanismScheme* scheme = MechanismRegistry::find(mechanism);
+  if (!scheme) return "";
+  DefaultParams none;
+  const char* arch = scheme->make(none)->required_architecture();
+  return arch ? arch : "";
 }
 
 // Three senders into one receiver with low ECN thresholds: marks, CNPs, pauses and every scheme's timers.
@@ -213,10 +223,12 @@ TEST(EveryScheme, EveryNumericParameterAtZeroIsRejectedOrRunsToItsEnd) {
     std::string cc = "dcqcn";
     for (const Scheme& s : cc_schemes())
       if (required_mechanism(s.name) == m.name) cc = s.name;
+    const std::string arch = required_architecture(m.name);
     for (const Param& p : m.params)
       if (auto zero = zero_of(p.def))
         targets.push_back({m.name, "cc: {algorithm: " + cc + "}\n",
-                           ", mechanism: " + m.name + ", params: {" + p.name + ": " + *zero + "}",
+                           (arch.empty() ? "" : ", architecture: " + arch) + ", mechanism: " + m.name +
+                               ", params: {" + p.name + ": " + *zero + "}",
                            "switch.params." + p.name});
   }
   EXPECT_GE(targets.size(), 30u);

@@ -138,7 +138,6 @@ switch: {buffer: 2MB, mechanism: tcd}
 cc: {algorithm: dcqcn_tcd}
 workload: [{type: poisson, cdf: WebSearch, load: 0.6, duration: 1ms}, {type: incast, receiver: 0, senders: 1-15, size: 200KB, start: 50us}, {type: incast, receiver: 9, senders: 0-7, size: 64KB, start: 20us, count: 20, period: 50us}]
 )"},
-)"},
         // The VOQ switch with RCM: CNs between switches of both threads, adaptive routing per packet.
         ParallelCase{"voq_rcm", R"(
 seed: 7

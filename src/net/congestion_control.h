@@ -40,7 +40,7 @@ struct CcEnv {
   // ACK back. Their sum is the RTT a sender measures on an idle path.
   TimePs data_one_way_ps;
   TimePs ack_one_way_ps;
-  bool lossless;           // the switches keep the fabric lossless (PFC); false: they drop when full
+  bool lossless;  // the switches keep the fabric lossless (PFC); false: they drop when full
 };
 
 // Cache-line aligned for the same reason as SenderQp.

@@ -248,7 +248,8 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
     fwd_route_[i] = static_cast<std::uint32_t>(route_ports_.size());
     PathInfo p = path(f.src, f.dst, fwd_hash_[i], &route_ports_);
     rev_route_[i] = static_cast<std::uint32_t>(route_ports_.size());
-    // The mirrored reply path crosses the same links as the data path, so its one-way delay is the data path's.
+    // The mirrored reply path crosses the same links as the data path, so its one-way delay is the data
+    // path's.
     PathInfo back = p;
     if (symmetric && routes_per_flow_)
       append_mirrored_route(f.src, f.dst, fwd_route_[i]);
@@ -258,14 +259,14 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
     q.bottleneck_bps = p.bottleneck_bps;
     const TimePs data_one_way = p.one_way_ps(nic_cfg_.mtu_bytes + nic_cfg_.data_header_bytes);
     const TimePs ack_one_way = back.one_way_ps(nic_cfg_.ack_bytes);
-    CcEnv env{sim_of(f.src), nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_, *nics_[f.src],
+    CcEnv env{sim_of(f.src), nic_cfg_,     max_base_rtt_ps_, max_bdp_bytes_, *nics_[f.src],
               seed_,         data_one_way, ack_one_way,      lossless};
     ccs_.push_back(cc.create(q, env));
     q.cc = ccs_.back().get();
     start_order_[i] = setup.reserve_order();
     ReceiverContext& rx = rx_[i];
     rx.ack_every = nic_cfg_.ack_interval;
-    CcEnv rx_env{sim_of(f.dst), nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_, *nics_[f.dst],
+    CcEnv rx_env{sim_of(f.dst), nic_cfg_,     max_base_rtt_ps_, max_bdp_bytes_, *nics_[f.dst],
                  seed_,         data_one_way, ack_one_way,      lossless};
     receivers_.push_back(cc.create_receiver(rx, f, rx_env));
     rx.control = receivers_.back().get();

@@ -116,7 +116,7 @@ TEST(Bfc, QueuesPausedByTheDownstreamBitmapAreNotServed) {
 TEST(BfcNic, LowestFreeQueueIdsAndPerFlowPause) {
   BfcSwitch s;
   RdmaNic& nic = s.net.nic(0);
-  CcEnv env{s.net.sim(), s.net.nic_config(), 0, 0, nic};
+  CcEnv env{s.net.sim(), s.net.nic_config(), 0, 0, nic, 1, 0, 0, true};
   BfcNic part(BfcParams{}, nic, env);
   SenderQp q[3];
   for (auto& qp : q) {
@@ -145,7 +145,7 @@ TEST(BfcNic, LowestFreeQueueIdsAndPerFlowPause) {
 TEST(BfcNic, ASharedQueueIdStaysTakenUntilItsLastFlowFinishes) {
   BfcSwitch s;
   RdmaNic& nic = s.net.nic(0);
-  CcEnv env{s.net.sim(), s.net.nic_config(), 0, 0, nic};
+  CcEnv env{s.net.sim(), s.net.nic_config(), 0, 0, nic, 1, 0, 0, true};
   BfcParams p;
   p.nic_queues = 2;
   BfcNic part(p, nic, env);

@@ -102,7 +102,7 @@ struct RcmParams {
         "of the mean share (ours: 1, the hysteresis that keeps a flow regional CC has slowed from being let "
         "go at once)",
         0, 1000);
-    v.require(harmless_share <= harmful_share, "harmless_share", "must not exceed harmful_share");
+    v.require(harmless_share <= harmful_share, "harmful_share", "must be at least harmless_share");
     v.time("window_period", window_period,
            "regional CC: period of the window, W = port rate x period (ours: 10us)");
     v.require(window_period > 0, "window_period", "must be positive");
