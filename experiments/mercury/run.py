@@ -14,17 +14,15 @@ arrivals, 100 ms with --full); (d) the 320-host fat tree with Hadoop, WebServer,
 are still reported).
 """
 import argparse
-import concurrent.futures
 import csv
 import json
 import os
-import subprocess
 import sys
-import threading
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import case_runner  # noqa: E402
 
 SCHEMES = (("mercury", ["cc.algorithm=mercury", "switch.mechanism=mercury"]),
            ("dcqcn", ["cc.algorithm=dcqcn"]),
@@ -74,42 +72,16 @@ def grid_name(cdf, load):
 
 def run_all(lossless, out_dir, full, jobs):
     """The single runs `jobs` at a time, then one sweep per scheme for (d) with -j jobs. {name: error}."""
-    failed, lock, done = {}, threading.Lock(), [0]
     todo = run_cases(full)
-    total = len(todo) + len(SCHEMES)
-
-    def finish(name, p, t0):
-        with lock:
-            done[0] += 1
-            if p.returncode == 0:
-                sys.stderr.write(f"[mercury] case {name} done in {time.time() - t0:.1f} s ({done[0]}/{total})\n")
-            else:
-                err = (p.stderr.strip().splitlines() or [f"exit status {p.returncode}"])[-1]
-                failed[name] = err
-                sys.stderr.write(f"[mercury] case {name} FAILED ({done[0]}/{total}): {err}\n")
-
-    def one(case):
-        name, scenario, sets = case
-        cmd = [lossless, "run", os.path.join(HERE, scenario), "-o", os.path.join(out_dir, name), "--quiet"]
-        for s in sets:
-            cmd += ["--set", s]
-        with lock:
-            sys.stderr.write(f"[mercury] case {name} ...\n")
-        t0 = time.time()
-        finish(name, subprocess.run(cmd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True), t0)
-
-    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        list(pool.map(one, todo))
+    runner = case_runner.CaseRunner("mercury", len(todo) + len(SCHEMES))
+    runner.run_scenarios(lossless, HERE, out_dir, todo, jobs, quiet_stdout=True)
     for s, sets in SCHEMES:
-        name = f"d-{s}"
-        cmd = [lossless, "sweep", os.path.join(HERE, "d-sweep.yaml"), "-o", os.path.join(out_dir, name), "-j",
+        cmd = [lossless, "sweep", os.path.join(HERE, "d-sweep.yaml"), "-o", os.path.join(out_dir, f"d-{s}"), "-j",
                str(jobs), "--quiet", "--set", f"workload.0.duration={d_ms(full)}ms"]
         for x in sets:
             cmd += ["--set", x]
-        sys.stderr.write(f"[mercury] case {name} (sweep of {len(WORKLOADS) * len(LOADS)} runs) ...\n")
-        t0 = time.time()
-        finish(name, subprocess.run(cmd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True), t0)
-    return failed
+        runner.run(f"d-{s}", cmd, quiet_stdout=True, note=f" (sweep of {len(WORKLOADS) * len(LOADS)} runs)")
+    return runner.failed
 
 
 def thin(xs, ys):

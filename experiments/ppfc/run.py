@@ -18,18 +18,16 @@ per flow, Fig. 18 with 20 ms of DataMining arrivals; --full: degrees 2-16 in ste
 arrivals. Standard library only. Exit status 2 if a case failed (the others are still reported).
 """
 import argparse
-import concurrent.futures
 import csv
 import json
 import math
 import os
-import subprocess
 import sys
-import threading
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import case_runner  # noqa: E402
 PHASE_NS = 1500e3  # Figs. 6, 16, 19: "the data in the first 1500 microseconds"
 PHASE_TOPO_NS = 1700e3  # Figs. 11, 12: "the first 1700 microseconds"
 SURGE_NS = 100e3  # the incast's first surge, before DCQCN's first rate cuts take hold
@@ -123,32 +121,9 @@ def cases(full):
 
 
 def run_all(lossless, out_dir, todo, jobs):
-    """Runs the cases `jobs` at a time; returns {name: error} for those that failed."""
-    failed, lock, done = {}, threading.Lock(), [0]
-
-    def one(case):
-        name, scenario, sets = case
-        cmd = [lossless, "run", os.path.join(HERE, scenario), "-o", os.path.join(out_dir, name), "--quiet"]
-        for s in sets:
-            cmd += ["--set", s]
-        with lock:
-            sys.stderr.write(f"[ppfc] case {name} ...\n")
-        t0 = time.time()
-        p = subprocess.run(cmd, stderr=subprocess.PIPE, text=True)
-        with lock:
-            done[0] += 1
-            if p.returncode == 0:
-                sys.stderr.write(f"[ppfc] case {name} done in {time.time() - t0:.1f} s ({done[0]}/{len(todo)})\n")
-            else:
-                err = (p.stderr.strip().splitlines() or [f"exit status {p.returncode}"])[-1]
-                failed[name] = err
-                sys.stderr.write(f"[ppfc] case {name} FAILED ({done[0]}/{len(todo)}): {err}\n")
-
-    # The largest runs first, so that -j N does not end on one long case.
-    order = sorted(todo, key=lambda c: not c[0].startswith(("datamining", "leafspine")))
-    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        list(pool.map(one, order))
-    return failed
+    """Runs the cases `jobs` at a time; returns {name: error} for those that failed (the largest first, so that -j N
+    does not end on one long case)."""
+    return case_runner.run_all("ppfc", lossless, HERE, out_dir, todo, jobs, first=lambda n: n.startswith(("datamining", "leafspine")))
 
 
 # ---- reading a run

@@ -18,17 +18,15 @@ More experiments plug in as one entry of EXPERIMENTS (cases + analysis), e.g. th
 Homa and ExpressPass. Standard library only. Exit status 2 if a case failed (the others are still reported).
 """
 import argparse
-import concurrent.futures
 import csv
 import json
 import os
-import subprocess
 import sys
-import threading
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import case_runner  # noqa: E402
 MAX_POINTS = 400  # per plotted series: enough for the eye, keeps results.json small
 HPCC = ["cc.algorithm=hpcc", "cc.params.preset=hpcc_paper"]  # the HPCC code, as the paper ran it
 ANALYSIS_GAINS = ["cc.params.kp=16", "cc.params.kd=7000"]  # the paper's §IV-D range "in actual use"
@@ -463,29 +461,7 @@ NEEDS = {"a": ("a-",), "b": ("b-",), "c": ("c-",), "d": ("d-", "g-multi-rcc-anal
 
 def run_all(lossless, out_dir, todo, jobs):
     """Runs the cases `jobs` at a time; returns {name: error} for those that failed."""
-    failed, lock, done = {}, threading.Lock(), [0]
-
-    def one(case):
-        name, scenario, sets = case
-        cmd = [lossless, "run", os.path.join(HERE, scenario), "-o", os.path.join(out_dir, name), "--quiet"]
-        for s in sets:
-            cmd += ["--set", s]
-        with lock:
-            sys.stderr.write(f"[rcc] case {name} ...\n")
-        t0 = time.time()
-        p = subprocess.run(cmd, stderr=subprocess.PIPE, text=True)
-        with lock:
-            done[0] += 1
-            if p.returncode == 0:
-                sys.stderr.write(f"[rcc] case {name} done in {time.time() - t0:.1f} s ({done[0]}/{len(todo)})\n")
-            else:
-                err = (p.stderr.strip().splitlines() or [f"exit status {p.returncode}"])[-1]
-                failed[name] = err
-                sys.stderr.write(f"[rcc] case {name} FAILED ({done[0]}/{len(todo)}): {err}\n")
-
-    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        list(pool.map(one, todo))
-    return failed
+    return case_runner.run_all("rcc", lossless, HERE, out_dir, todo, jobs)
 
 
 def main():

@@ -16,17 +16,15 @@ defaults; "RCM" adds switch.mechanism rcm, "DCQCN" is the same fabric without it
 Standard library only. Exit status 2 if a case failed (the others are still reported).
 """
 import argparse
-import concurrent.futures
 import csv
 import json
 import os
-import subprocess
 import sys
-import threading
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import case_runner  # noqa: E402
 MAX_POINTS = 400
 NONE = ["switch.mechanism=none", "switch.params={}"]
 LITERAL = ["switch.params.harmful_share=0", "switch.params.harmless_share=0"]
@@ -61,32 +59,9 @@ def cases(full):
 
 
 def run_all(lossless, out_dir, todo, jobs):
-    """Runs the cases `jobs` at a time; returns {name: error} for those that failed."""
-    failed, lock, done = {}, threading.Lock(), [0]
-
-    def one(case):
-        name, scenario, sets = case
-        cmd = [lossless, "run", os.path.join(HERE, scenario), "-o", os.path.join(out_dir, name), "--quiet"]
-        for s in sets:
-            cmd += ["--set", s]
-        with lock:
-            sys.stderr.write(f"[rcm] case {name} ...\n")
-        t0 = time.time()
-        p = subprocess.run(cmd, stderr=subprocess.PIPE, text=True)
-        with lock:
-            done[0] += 1
-            if p.returncode == 0:
-                sys.stderr.write(f"[rcm] case {name} done in {time.time() - t0:.1f} s ({done[0]}/{len(todo)})\n")
-            else:
-                err = (p.stderr.strip().splitlines() or [f"exit status {p.returncode}"])[-1]
-                failed[name] = err
-                sys.stderr.write(f"[rcm] case {name} FAILED ({done[0]}/{len(todo)}): {err}\n")
-
-    # The large runs first, so that -j N overlaps them with the small ones.
-    order = sorted(todo, key=lambda c: c[0][0] not in "cd")
-    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        list(pool.map(one, order))
-    return failed
+    """Runs the cases `jobs` at a time; returns {name: error} for those that failed (the largest first, so that -j N
+    does not end on one long case)."""
+    return case_runner.run_all("rcm", lossless, HERE, out_dir, todo, jobs, first=lambda n: n[0] in "cd")
 
 
 def thin(xs, ys):

@@ -17,17 +17,17 @@ from 4 ms to the end (8 ms). Standard library only (--plot calls `lossless plot`
 status 2 if a case failed (the others are still reported).
 """
 import argparse
-import concurrent.futures
 import csv
 import json
 import os
 import subprocess
 import sys
-import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import case_runner  # noqa: E402
 
 STEADY_NS = 12e6
 STAIRCASE = (3, 6, 12, 25, 50, 100, 50, 25, 12, 6, 3)  # flows during each 10 ms step of (b)
@@ -145,29 +145,7 @@ def run_sweep(lossless, out_dir, full, jobs):
 
 def run_all(lossless, out_dir, todo, jobs):
     """Runs the cases `jobs` at a time; returns {name: error} for those that failed."""
-    failed, lock, done = {}, threading.Lock(), [0]
-
-    def one(case):
-        name, scenario, sets = case
-        cmd = [lossless, "run", os.path.join(HERE, scenario), "-o", os.path.join(out_dir, name), "--quiet"]
-        for s in sets:
-            cmd += ["--set", s]
-        with lock:
-            sys.stderr.write(f"[rocc] case {name} ...\n")
-        t0 = time.time()
-        p = subprocess.run(cmd, stderr=subprocess.PIPE, text=True)
-        with lock:
-            done[0] += 1
-            if p.returncode == 0:
-                sys.stderr.write(f"[rocc] case {name} done in {time.time() - t0:.1f} s ({done[0]}/{len(todo)})\n")
-            else:
-                err = (p.stderr.strip().splitlines() or [f"exit status {p.returncode}"])[-1]
-                failed[name] = err
-                sys.stderr.write(f"[rocc] case {name} FAILED ({done[0]}/{len(todo)}): {err}\n")
-
-    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        list(pool.map(one, todo))
-    return failed
+    return case_runner.run_all("rocc", lossless, HERE, out_dir, todo, jobs)
 
 
 def wire_rates(out, start_ns=4e6):
