@@ -26,6 +26,23 @@ workload: [{type: flows, flows: [{src: 0, dst: 1, size: 1MB, start: 0}]}]
   EXPECT_EQ(out.result.counters.drops, 0u);
 }
 
+TEST(Physics, DataExtraBytesLengthenTheWireButNotTheIdealFct) {
+  const char* yaml = R"(
+topology: {type: dumbbell, left: 1, right: 1, host_link: {rate: 100Gbps, delay: 1us}, core_link: {rate: 100Gbps, delay: 1us}}
+cc: {algorithm: dcqcn}
+workload: [{type: flows, flows: [{src: 0, dst: 1, size: 1MB, start: 0}]}]
+)";
+  auto plain = run_yaml(yaml, "extra0");
+  auto extra = run_yaml(yaml, "extra8", {{"nic.data_extra", "8B"}});
+  auto a = plain.csv("fct.csv"), b = extra.csv("fct.csv");
+  ASSERT_EQ(a.size(), 1u);
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(num(a[0], "ideal_fct_ns"), num(b[0], "ideal_fct_ns"));
+  // 1000 packets of 1056 B instead of 1048 B: 8,000 B more at 100G (640 ns), plus the last packet's 8 B on
+  // the two further hops (1.28 ns).
+  EXPECT_NEAR(num(b[0], "fct_ns") - num(a[0], "fct_ns"), 640 + 1.28, 2);
+}
+
 constexpr const char* kIncast = R"(
 topology: {type: star, hosts: 17, host_link: {rate: 40Gbps, delay: 1us}}
 switch: {buffer: 2MB}

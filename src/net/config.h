@@ -122,6 +122,7 @@ struct SwitchConfig {
     });
     v.choice("routing", routing, routing_names(),
              "next hop among the shortest paths: ecmp = per-switch-seeded 5-tuple hash (one path per flow), "
+             "hpcc_ecmp = the HPCC simulator's hash and next-hop order (its paths; `lossless hpcc` sets it), "
              "spray = random per packet");
     v.text("mechanism", mechanism,
            "switch-side scheme (`lossless list mechanisms`); parameters under params");
@@ -134,6 +135,9 @@ void resolve_switch_schemes(SwitchConfig& c);
 struct NicConfig {
   Bytes mtu_bytes = 1000;  // payload per packet
   Bytes data_header_bytes = 48;
+  // Bytes a scheme's own header adds to every data packet beyond data_header, which the ideal FCT leaves out
+  // (as the HPCC simulator's standalone FCT leaves out TIMELY's 8-B timestamp).
+  Bytes data_extra_bytes = 0;
   Bytes ack_bytes = 64;
   Bytes cnp_bytes = 64;
   Bytes pfc_bytes = 64;
@@ -156,6 +160,11 @@ struct NicConfig {
     v.require(mtu_bytes > 0, "mtu", "must be at least 1 byte");
     v.require(mtu_bytes <= 65536, "mtu", "must not exceed 64KiB");
     v.size("data_header", data_header_bytes, "header bytes on each data packet");
+    v.size("data_extra", data_extra_bytes,
+           "wire bytes each data packet carries beyond data_header that the ideal FCT does not count (the "
+           "HPCC simulator's TIMELY timestamp: 8B)");
+    v.require(mtu_bytes + data_header_bytes + data_extra_bytes <= 65536 + 4096, "data_extra",
+              "a data packet must stay within 68KiB on the wire");
     v.size("ack_size", ack_bytes, "wire bytes of an ACK/NACK (plus INT records it echoes)");
     v.size("cnp_size", cnp_bytes, "wire bytes of a CNP");
     v.size("pfc_size", pfc_bytes, "wire bytes of a PFC frame");

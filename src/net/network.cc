@@ -104,7 +104,7 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
 
 Network::~Network() = default;
 
-PathInfo Network::path(std::uint32_t src, std::uint32_t dst, std::uint32_t hash,
+PathInfo Network::path(std::uint32_t src, std::uint32_t dst, std::uint32_t hash, std::uint32_t flow_id,
                        std::vector<std::uint16_t>* switch_ports) const {
   PathInfo info;
   info.bottleneck_bps = ~RateBps{0};
@@ -132,6 +132,7 @@ PathInfo Network::path(std::uint32_t src, std::uint32_t dst, std::uint32_t hash,
       probe.src = src;
       probe.dst = dst;
       probe.ecmp_hash = hash;
+      probe.flow_id = flow_id;
       port = switches_[s]->router().choose(probe, cand, n);
     } else {
       // Routed per packet (spraying): the nominal path of its base RTT is the ECMP one.
@@ -155,7 +156,7 @@ void Network::compute_global_rtt() {
   for (std::uint32_t a = 0; a < topo_.hosts; ++a)
     for (std::uint32_t b = 0; b < topo_.hosts; ++b) {
       if (a == b) continue;
-      PathInfo p = path(a, b, 0);
+      PathInfo p = path(a, b, 0, kNoFlow);
       TimePs rtt = p.base_rtt_ps();
       Bytes bdp =
           static_cast<Bytes>(static_cast<unsigned __int128>(rtt) * p.bottleneck_bps / (8 * kPsPerSec));
@@ -246,7 +247,7 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
     // With per-flow routing (ECMP) each flow's path is computed once here and carried by its packets;
     // switches then forward without a table lookup (the same ports their routers would pick).
     fwd_route_[i] = static_cast<std::uint32_t>(route_ports_.size());
-    PathInfo p = path(f.src, f.dst, fwd_hash_[i], &route_ports_);
+    PathInfo p = path(f.src, f.dst, fwd_hash_[i], f.id, &route_ports_);
     rev_route_[i] = static_cast<std::uint32_t>(route_ports_.size());
     // The mirrored reply path crosses the same links as the data path, so its one-way delay is the data
     // path's.
@@ -254,7 +255,7 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
     if (symmetric && routes_per_flow_)
       append_mirrored_route(f.src, f.dst, fwd_route_[i]);
     else
-      back = path(f.dst, f.src, rev_hash_[i], &route_ports_);
+      back = path(f.dst, f.src, rev_hash_[i], f.id, &route_ports_);
     q.base_rtt_ps = p.base_rtt_ps();
     q.bottleneck_bps = p.bottleneck_bps;
     const TimePs data_one_way = p.one_way_ps(nic_cfg_.mtu_bytes + nic_cfg_.data_header_bytes);

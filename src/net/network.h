@@ -96,8 +96,15 @@ class Network {
   std::size_t switch_count() const { return switches_.size(); }
   // The path a flow's packets take (following ECMP) and its ideal-FCT ingredients.
   // `switch_ports`, when given, receives the egress port taken at each switch.
-  PathInfo path(std::uint32_t src, std::uint32_t dst, std::uint32_t hash,
+  // `flow_id` (kNoFlow for a path that belongs to no flow) is what a per-flow router sees in its probe
+  // packet.
+  PathInfo path(std::uint32_t src, std::uint32_t dst, std::uint32_t hash, std::uint32_t flow_id,
                 std::vector<std::uint16_t>* switch_ports = nullptr) const;
+  static constexpr std::uint32_t kNoFlow = ~std::uint32_t{0};
+  // The node at the other end of `node`'s port `port`.
+  std::uint32_t peer_node(std::uint32_t node, std::uint32_t port) const {
+    return node_ports_[node].peer[port];
+  }
   // A flow's ECMP path as egress ports per switch hop (data direction / reply direction); null when packets
   // are routed per packet (spraying).
   const std::uint16_t* forward_route(std::uint32_t id) const {

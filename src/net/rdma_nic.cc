@@ -82,7 +82,7 @@ inline void RdmaNic::send_data(SenderQp& qp, TimePs now) {
   p->fc_tag = qp.fc_queue;
   p->seq = qp.snd_nxt;
   p->payload_bytes = static_cast<std::uint32_t>(std::min<Bytes>(cfg.mtu_bytes, qp.size() - qp.snd_nxt));
-  p->wire_bytes = static_cast<std::uint32_t>(p->payload_bytes + cfg.data_header_bytes);
+  p->wire_bytes = static_cast<std::uint32_t>(p->payload_bytes + cfg.data_header_bytes + cfg.data_extra_bytes);
   p->sent_ps = now;
   if (qp.snd_nxt < qp.max_sent) part_.counters.retransmitted_bytes += p->payload_bytes;
   qp.snd_nxt += p->payload_bytes;

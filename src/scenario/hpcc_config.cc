@@ -296,6 +296,8 @@ HpccConfig read_hpcc_config(const std::string& path) {
   if (c.has("BUFFER_SIZE")) sw["buffer"] = format_size(c.integer("BUFFER_SIZE", 0) * 1024 * 1024);
   from("switch.buffer", "BUFFER_SIZE");
   sw["pfc"]["threshold"] = "dynamic";
+  // Every flow on the simulator's own path (its hash, seeds and next-hop order).
+  sw["routing"] = "hpcc_ecmp";
   sw["ecn"]["enabled"] = c.flag("ENABLE_QCN", true);
   if (c.has("KMIN_MAP")) sw["ecn"]["kmin"] = rate_map(c, "KMIN_MAP", true);
   if (c.has("KMAX_MAP")) sw["ecn"]["kmax"] = rate_map(c, "KMAX_MAP", true);
@@ -326,6 +328,9 @@ HpccConfig read_hpcc_config(const std::string& path) {
   // every mode but HPCC's (CC_MODE 3), whose ACK carries the fixed 42-B INT header (lossless: ack_size + 8 B
   // per INT record).
   if (c.integer("CC_MODE", 0) != 3) nic["ack_size"] = "60B";
+  // TIMELY's data packets carry an 8-B timestamp (IntHeader in TS mode: 1056 B on the wire for 1000 B of
+  // payload), which the simulator's standalone FCT leaves out.
+  if (c.integer("CC_MODE", 0) == 7) nic["data_extra"] = "8B";
   s["nic"] = nic;
 
   YAML::Node cc(YAML::NodeType::Map);
