@@ -43,6 +43,37 @@ workload: [{type: flows, flows: [{src: 0, dst: 1, size: 1MB, start: 0}]}]
   EXPECT_NEAR(num(b[0], "fct_ns") - num(a[0], "fct_ns"), 640 + 1.28, 2);
 }
 
+// nic.ack_priority, three ways of carrying a receiver's ACKs. Host 9 is paused by the switch much of the time
+// (its own flow joins a 9:1 incast under small static PFC thresholds) and the ACKs it sends for short flows
+// from host 10 cross the switch's congested egress toward host 10 (a 2:1 incast). high: priority 0 at the NIC
+// and in the switch, never waiting. data_unpaused (the HPCC simulator's ACK_HIGH_PRIO 1): sent by the paused
+// NIC at once, then queued behind data at the switch. data: held by the NIC while paused, then behind data.
+TEST(Physics, AckPriorityModesHoldAcksWhereTheySay) {
+  const char* yaml = R"(
+topology: {type: star, hosts: 13, host_link: {rate: 100Gbps, delay: 1us}}
+switch: {pfc: {threshold: static, xoff: 40KB, xon: 20KB}}
+cc: {algorithm: dcqcn}
+workload: [{type: incast, receiver: 0, senders: 1-9, size: 4MB, start: 0}, {type: incast, receiver: 10, senders: 11-12, size: 4MB, start: 0}, {type: incast, receiver: 9, senders: 10, size: 10KB, start: 100us, count: 20, period: 10us}]
+)";
+  auto mean_short_fct_us = [&](const std::string& mode) {
+    auto out = run_yaml(yaml, "ackprio_" + mode, {{"nic.ack_priority", mode}});
+    double sum = 0;
+    int n = 0;
+    for (const auto& row : out.csv("fct.csv"))
+      if (row.at("src") == "10") sum += num(row, "fct_ns") / 1000, ++n;
+    EXPECT_EQ(n, 20) << mode;
+    EXPECT_EQ(out.result.counters.drops, 0u) << mode;
+    return sum / n;
+  };
+  const double high = mean_short_fct_us("high");
+  const double unpaused = mean_short_fct_us("data_unpaused");
+  const double data = mean_short_fct_us("data");
+  // 10 KB at 100G over two 1-us links: 0.9 us of serialization plus 4 us of round trip.
+  EXPECT_LT(high, 5.5);
+  EXPECT_GT(unpaused, high + 2);  // behind the queue toward host 10
+  EXPECT_GT(data, unpaused + 5);  // and held at host 9 during its pauses
+}
+
 constexpr const char* kIncast = R"(
 topology: {type: star, hosts: 17, host_link: {rate: 40Gbps, delay: 1us}}
 switch: {buffer: 2MB}
