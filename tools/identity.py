@@ -102,8 +102,9 @@ def run_case(binary, root, case):
     return d
 
 
-def normalized(path):
-    data = open(path, "rb").read()
+def normalized(path, root):
+    # Files that name their own output folder (a sweep's resolved file and record) name it relative to `root`.
+    data = open(path, "rb").read().replace(os.path.abspath(root).encode(), b"@OUT@")
     if os.path.basename(path) == "summary.json":
         s = json.loads(data)
         for k in ("wall_seconds", "memory", "threads"):
@@ -129,7 +130,7 @@ def compare(base_dir, new_dir, with_scenario):
                 diffs.append(f"{rel}: missing in the new outputs")
             elif n.endswith(".png"):
                 continue
-            elif normalized(b) != normalized(nw):
+            elif normalized(b, base_dir) != normalized(nw, new_dir):
                 diffs.append(f"{rel}: differs")
     return files, diffs
 
