@@ -59,3 +59,21 @@ def run_all(tag, lossless, here, out_dir, todo, jobs, first=None):
     runner = CaseRunner(tag, len(todo))
     runner.run_scenarios(lossless, here, out_dir, order, jobs)
     return runner.failed
+
+
+def arguments(root, paper, full_help):
+    """The options every experiment script takes: --lossless, --out, --full, -j."""
+    import argparse
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lossless", default=os.path.join(root, "build", "lossless"))
+    ap.add_argument("--out", default=os.path.join(root, "out", paper))
+    ap.add_argument("--full", action="store_true", help=full_help)
+    ap.add_argument("-j", "--jobs", type=int, default=1, help="cases run side by side")
+    return ap
+
+
+def print_table(lines, width):
+    """The (experiment, lossless, paper) rows on the terminal, the middle column `width` wide."""
+    w = max(len(l[0]) for l in lines)
+    for e, m, p in lines:
+        print(f"{e:<{w}}  {m:<{width}}  {p}")

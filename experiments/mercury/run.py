@@ -13,7 +13,6 @@ arrivals, 100 ms with --full); (d) the 320-host fat tree with Hadoop, WebServer,
 (a) and (b) always run at the paper's scale. Standard library only. Exit status 2 if a case failed (the others
 are still reported).
 """
-import argparse
 import csv
 import json
 import os
@@ -312,11 +311,7 @@ def fat_tree(out_dir, full):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--lossless", default=os.path.join(ROOT, "build", "lossless"))
-    ap.add_argument("--out", default=os.path.join(ROOT, "out", "mercury"))
-    ap.add_argument("--full", action="store_true", help="(c) 100 ms and (d) 10 ms of arrivals per run")
-    ap.add_argument("-j", "--jobs", type=int, default=1, help="cases run side by side")
+    ap = case_runner.arguments(ROOT, "mercury", "(c) 100 ms and (d) 10 ms of arrivals per run")
     a = ap.parse_args()
     failed = run_all(a.lossless, a.out, a.full, max(1, a.jobs))
     lines = [("experiment", "lossless", "paper")]
@@ -336,9 +331,7 @@ def main():
             continue
         lines += ls
         items.append(item)
-    w = max(len(l[0]) for l in lines)
-    for e, m, p in lines:
-        print(f"{e:<{w}}  {m:<44}  {p}")
+    case_runner.print_table(lines, 44)
     results = {"paper": "mercury",
                "title": "Mercury: accurate and fast congestion feedback (He et al., J. Cloud Computing 2024)",
                "scale": "full" if a.full else "reduced",

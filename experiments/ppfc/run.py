@@ -17,7 +17,6 @@ Reduced scale (default): Fig. 7 at incast degrees 2, 4, 8, 12, 16, the 16:1 topo
 per flow, Fig. 18 with 20 ms of DataMining arrivals; --full: degrees 2-16 in steps of 2, 1 MB per flow, 200 ms of
 arrivals. Standard library only. Exit status 2 if a case failed (the others are still reported).
 """
-import argparse
 import csv
 import json
 import math
@@ -463,11 +462,7 @@ def fig18(d):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--lossless", default=os.path.join(ROOT, "build", "lossless"))
-    ap.add_argument("--out", default=os.path.join(ROOT, "out", "ppfc"))
-    ap.add_argument("--full", action="store_true", help="the paper's scale (see the docstring)")
-    ap.add_argument("-j", "--jobs", type=int, default=1, help="cases run side by side")
+    ap = case_runner.arguments(ROOT, "ppfc", "the paper's scale (see the docstring)")
     a = ap.parse_args()
     todo = cases(a.full)
     failed = run_all(a.lossless, a.out, todo, max(1, a.jobs))
@@ -486,9 +481,7 @@ def main():
         ls, item = analyse(a.out)
         lines += ls
         items += item if isinstance(item, list) else [item]
-    w = max(len(l[0]) for l in lines)
-    for e, m, p in lines:
-        print(f"{e:<{w}}  {m:<36}  {p}")
+    case_runner.print_table(lines, 36)
     results = {"paper": "ppfc",
                "title": "P-PFC: reducing tail latency with predictive PFC (Tian et al., IEEE TPDS 2020)",
                "scale": "full" if a.full else "reduced",

@@ -17,7 +17,6 @@ Experiments (README.md in this folder says what each scenario is and where we di
 More experiments plug in as one entry of EXPERIMENTS (cases + analysis), e.g. the large-scale comparison with
 Homa and ExpressPass. Standard library only. Exit status 2 if a case failed (the others are still reported).
 """
-import argparse
 import csv
 import json
 import os
@@ -465,11 +464,7 @@ def run_all(lossless, out_dir, todo, jobs):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--lossless", default=os.path.join(ROOT, "build", "lossless"))
-    ap.add_argument("--out", default=os.path.join(ROOT, "out", "rcc"))
-    ap.add_argument("--full", action="store_true", help="the paper's durations for (a) and (d) (a few minutes)")
-    ap.add_argument("-j", "--jobs", type=int, default=1, help="cases run side by side")
+    ap = case_runner.arguments(ROOT, "rcc", "the paper's durations for (a) and (d) (a few minutes)")
     ap.add_argument("--only", default="", help="comma-separated experiment keys (a,b,c,d,e,g); default all")
     a = ap.parse_args()
     keys = [k for k in a.only.split(",") if k] or [e.key for e in EXPERIMENTS]
@@ -494,9 +489,7 @@ def main():
     order = ["fig6-staircase", "fig7-8-incast", "fig12-clock-and-n", "table2-pause-time", "fig15-multi-bottleneck",
              "pid-gains"]
     items.sort(key=lambda it: order.index(it["id"]) if it["id"] in order else len(order))
-    w = max(len(l[0]) for l in lines)
-    for e, m, p in lines:
-        print(f"{e:<{w}}  {m:<40}  {p}")
+    case_runner.print_table(lines, 40)
     results = {"paper": "rcc", "title": "RCC: receiver-driven RDMA congestion control with congestion divide-and-conquer "
                "(Zhang et al., IEEE/ACM ToN 2023)", "scale": "full" if a.full else "reduced",
                "command": "experiments/rcc/run.py" + (" --full" if a.full else ""),

@@ -15,7 +15,6 @@ defaults; "RCM" adds switch.mechanism rcm, "DCQCN" is the same fabric without it
       ends 2 ms after its last arrival (--full: 10 ms), flows unfinished then are counted as such.
 Standard library only. Exit status 2 if a case failed (the others are still reported).
 """
-import argparse
 import csv
 import json
 import os
@@ -276,11 +275,7 @@ def fig9(out_dir, full):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--lossless", default=os.path.join(ROOT, "build", "lossless"))
-    ap.add_argument("--out", default=os.path.join(ROOT, "out", "rcm"))
-    ap.add_argument("--full", action="store_true", help="(c), (d) at longer durations (see the docstring)")
-    ap.add_argument("-j", "--jobs", type=int, default=1, help="cases run side by side")
+    ap = case_runner.arguments(ROOT, "rcm", "(c), (d) at longer durations (see the docstring)")
     a = ap.parse_args()
     todo = cases(a.full)
     failed = run_all(a.lossless, a.out, todo, max(1, a.jobs))
@@ -295,9 +290,7 @@ def main():
         ls, item = analyse(a.out)
         lines += ls
         items.append(item)
-    w = max(len(l[0]) for l in lines)
-    for e, m, p in lines:
-        print(f"{e:<{w}}  {m:<44}  {p}")
+    case_runner.print_table(lines, 44)
     dur, drain = durations(a.full)
     results = {"paper": "rcm",
                "title": "RCM: regional congestion mitigation in lossless datacenter networks (Liu et al., NPC 2017)",

@@ -16,7 +16,6 @@ PACC as soon as `lossless list mechanisms` names it (OPTIONAL_SCHEMES). Rates in
 from 4 ms to the end (8 ms). Standard library only (--plot calls `lossless plot`, which needs matplotlib). Exit
 status 2 if a case failed (the others are still reported).
 """
-import argparse
 import csv
 import json
 import os
@@ -579,11 +578,7 @@ def available_schemes(lossless):
 
 def main():
     global SCHEMES
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--lossless", default=os.path.join(ROOT, "build", "lossless"))
-    ap.add_argument("--out", default=os.path.join(ROOT, "out", "rocc"))
-    ap.add_argument("--full", action="store_true", help="(e) at the paper's 100 ms")
-    ap.add_argument("-j", "--jobs", type=int, default=1, help="cases run side by side")
+    ap = case_runner.arguments(ROOT, "rocc", "(e) at the paper's 100 ms")
     ap.add_argument("--plot", action="store_true")
     a = ap.parse_args()
     SCHEMES = available_schemes(a.lossless)
@@ -604,9 +599,7 @@ def main():
         ls, made = analyse(a.out)
         lines += ls
         items += made if isinstance(made, list) else [made]
-    w = max(len(l[0]) for l in lines)
-    for e, m, p in lines:
-        print(f"{e:<{w}}  {m:<34}  {p}")
+    case_runner.print_table(lines, 34)
     results = {"paper": "rocc", "title": "RoCC: robust congestion control for RDMA (Menikumbura et al., IEEE TPDS 2023)",
                "scale": "full" if a.full else "reduced",
                "command": "experiments/rocc/run.py" + (" --full" if a.full else ""),
