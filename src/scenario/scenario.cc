@@ -415,8 +415,7 @@ std::vector<Flow> read_workload_entry(YamlMap m, std::uint32_t index, const Topo
     if (p.is_relative()) p = std::filesystem::path(scenario_dir) / p;
     check_input_file(m, "path", p.string());
     std::unordered_map<std::uint32_t, std::uint32_t> host_of;
-    for (std::uint32_t h = 0; h < topo.hosts; ++h)
-      host_of[topo.external_id.empty() ? h : topo.external_id[h]] = h;
+    for (std::uint32_t h = 0; h < topo.hosts; ++h) host_of[topo.external(h)] = h;
     flows = read_hpcc_flow_file(p.string(), host_of, budget);
   }
   m.finish();

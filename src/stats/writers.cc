@@ -24,11 +24,6 @@ std::string fmt_ns(TimePs ps) {
   return buf;
 }
 
-// The IPv4 address the HPCC simulator derives from a node id.
-std::uint32_t hpcc_ip(std::uint32_t id) {
-  return 0x0b000001u + ((id / 256) * 0x00010000u) + ((id % 256) * 0x00000100u);
-}
-
 }  // namespace
 
 void write_summary_json(const RunResult& r, const std::string& path) {
@@ -73,10 +68,10 @@ void write_hpcc_fct(const Network& net, const std::string& path) {
   for (const Flow& fl : net.flows()) {
     TimePs fin = net.finish_ps(fl.id);
     if (fin == kTimeNever) continue;
-    std::uint32_t s = t.external_id.empty() ? fl.src : t.external_id[fl.src];
-    std::uint32_t d = t.external_id.empty() ? fl.dst : t.external_id[fl.dst];
-    std::fprintf(out.f(), "%08x %08x %u %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", hpcc_ip(s),
-                 hpcc_ip(d), fl.sport, fl.dport, fl.size_bytes, fl.start_ps / kPsPerNs,
+    std::uint32_t s = t.external(fl.src);
+    std::uint32_t d = t.external(fl.dst);
+    std::fprintf(out.f(), "%08x %08x %u %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+                 hpcc_node_ip(s), hpcc_node_ip(d), fl.sport, fl.dport, fl.size_bytes, fl.start_ps / kPsPerNs,
                  (fin - fl.start_ps) / kPsPerNs, net.ideal_fct_ps(fl) / kPsPerNs);
   }
   out.close();
@@ -85,7 +80,7 @@ void write_hpcc_fct(const Network& net, const std::string& path) {
 void write_hpcc_pfc(const Topology& t, const std::vector<PfcLogRecord>& log, const std::string& path) {
   OutputFile out(path);
   for (const auto& e : log) {
-    std::uint32_t id = t.external_id.empty() ? e.node : t.external_id[e.node];
+    std::uint32_t id = t.external(e.node);
     // node_type 0 host, 1 switch; if_index as ns-3 numbers devices (port + 1); type 1 pause, 0 resume.
     std::fprintf(out.f(), "%" PRIu64 " %u %u %u %u\n", e.time_ps / kPsPerNs, id, t.is_host(e.node) ? 0u : 1u,
                  e.port + 1u, e.pause ? 1u : 0u);

@@ -32,6 +32,8 @@ struct Topology {
     return is_host(node) ? "h" + std::to_string(node) : "s" + std::to_string(node - hosts);
   }
   std::uint32_t switch_node(std::uint32_t s) const { return hosts + s; }
+  // The id an imported file gives `node` (our global id when the names are ours).
+  std::uint32_t external(std::uint32_t node) const { return external_id.empty() ? node : external_id[node]; }
 };
 
 struct LinkSpec {
@@ -62,6 +64,11 @@ constexpr std::uint64_t kMaxHostNodePairs = std::uint64_t{1} << 28;
 // Throws ConfigError naming `where` and `key` when a fabric of this size is beyond the limits.
 void check_topology_size(std::uint64_t hosts, std::uint64_t switches, std::uint64_t links,
                          const std::string& where, const std::string& key);
+
+// The IPv4 address the HPCC simulator gives node `id` (third.cc, node_id_to_ip).
+inline std::uint32_t hpcc_node_ip(std::uint32_t id) {
+  return 0x0b000001u + ((id / 256) << 16) + ((id % 256) << 8);
+}
 
 // Reads an HPCC-simulator topology file ("N S L", the switch ids, then "a b rate delay error" lines).
 // Throws ConfigError naming the file and line.

@@ -36,9 +36,6 @@ std::uint32_t murmur3_words(const std::uint32_t (&key)[3], std::uint32_t seed) {
   return h;
 }
 
-// The simulator's address of node `id` (third.cc, node_id_to_ip).
-std::uint32_t node_ip(std::uint32_t id) { return 0x0b000001u + ((id / 256) << 16) + ((id % 256) << 8); }
-
 class HpccEcmpRouting final : public RoutingPolicy {
  public:
   HpccEcmpRouting(const NoParams&, Switch& sw, Network& net) : net_(net), node_(sw.node()) {}
@@ -54,15 +51,12 @@ class HpccEcmpRouting final : public RoutingPolicy {
     const bool data = p.src == f.src;
     const std::uint32_t ports =
         data ? sport | std::uint32_t{f.dport} << 16 : f.dport | std::uint32_t{sport} << 16;
-    const std::uint32_t key[3] = {node_ip(external(p.src)), node_ip(external(p.dst)), ports};
+    const std::uint32_t key[3] = {hpcc_node_ip(external(p.src)), hpcc_node_ip(external(p.dst)), ports};
     return ordered[murmur3_words(key, external(node_)) % n];
   }
 
  private:
-  std::uint32_t external(std::uint32_t node) const {
-    const Topology& t = net_.topology();
-    return t.external_id.empty() ? node : t.external_id[node];
-  }
+  std::uint32_t external(std::uint32_t node) const { return net_.topology().external(node); }
 
   // The simulator numbers a flow's source port per (source, destination) pair from 10000, in flow-file order
   // (third.cc, portNumder).
