@@ -116,6 +116,8 @@ def check_report(folder):
         if not check(sec is not None, f"{page}: section of {iid}"):
             continue
         check(sec["differs"], f"{page}: {iid} says where and why we differ")
+        check(f'<tr data-item="{iid}" data-verdict="{it["verdict"]}">' in raw,
+              f"{page}: the claims table gives {iid} its verdict ({it['verdict']})")
         n = len(it.get("figures", [])) + len(it.get("plots", []))
         check(len(sec["figures"]) == n, f"{page}: {iid} shows {n} figures (found {len(sec['figures'])})")
         for img in sec["figures"]:
@@ -164,9 +166,9 @@ with open(os.path.join(a.out, "own.png"), "wb") as f:
     f.write(bytes.fromhex({png!r}))
 rows = [["fake result", "1.00", "1.0"]] if mode != "bad" else [["fake result", "1.00"]]
 items = [{{"id": "tab1", "kind": "table", "title": "Table 1: a table | with a bar", "rows": rows,
-          "differs": "a table differs"}},
+          "differs": "a table differs", "verdict": "differs"}},
          {{"id": "fig2", "kind": "figure", "title": "Fig. 2: two plots and a drawn figure", "figures": ["own.png"],
-          "rows": [["x", "2", "3"], ["y", "<b>4</b>", "5"]], "differs": "a figure differs",
+          "rows": [["x", "2", "3"], ["y", "<b>4</b>", "5"]], "differs": "a figure differs", "verdict": "reproduced",
           "plots": [{{"title": "lines", "type": "lines", "xlabel": "t", "ylabel": "v",
                       "series": [{{"label": "a", "x": [0, 1, 2], "y": [1, 2, 1]}}], "refs": [{{"y": 1.5, "label": "paper"}}]}},
                     {{"title": "bars", "type": "bars", "categories": ["p", "q"], "ylog": True,

@@ -63,6 +63,7 @@ def write_results_json(path, rows, ok_all):
             "columns": ["statistic", "lossless", "HPCC ns-3", "difference", "tolerance", "within"], "rows": table,
             "plots": [{"title": f"{case} {scheme}: slowdown by flow size", "type": "bars", "ylabel": "slowdown",
                        "categories": BINS, "series": series}],
+            "verdict": "reproduced" if ok else "differs",
             "differs": (f"{'Every check within tolerance' if ok else 'NOT every check within tolerance'}; the largest "
                         f"difference is {100 * rel(worst[1], worst[2]):+.1f} % ({worst[0]}). Flows take other ECMP paths "
                         f"than in ns-3 (its hash differs), so only distributions compare "

@@ -19,6 +19,10 @@ import re
 import sys
 
 KINDS = ("figure", "table")
+# What an item's numbers show against the paper: the same result; a different one whose cause the `differs` line
+# shows (a derivation, or a run that isolates it); or a figure/table we do not re-run, `differs` saying why.
+VERDICTS = ("reproduced", "differs", "not-covered")
+VERDICT_TEXT = {"reproduced": "reproduced", "differs": "differs (cause shown)", "not-covered": "not covered"}
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 DEFAULT_COLUMNS = ["result", "lossless", "paper"]
 
@@ -70,6 +74,10 @@ def load_results(path):
             fail(f"{where}.kind", f"expected one of {', '.join(KINDS)}")
         text_field(it, "title", where)
         text_field(it, "differs", where)
+        if it.get("verdict") not in VERDICTS:
+            fail(f"{where}.verdict", f"expected one of {', '.join(VERDICTS)}")
+        if re.search(r"not analy[sz]ed", it["differs"], re.I):
+            fail(f"{where}.differs", "'not analysed' is not a cause: show it, or mark the item not-covered and say why")
         cols = it.setdefault("columns", DEFAULT_COLUMNS)
         if not isinstance(cols, list) or len(cols) < 2 or not all(isinstance(c, str) for c in cols):
             fail(f"{where}.columns", "expected a list of at least two column names")
@@ -115,6 +123,15 @@ def draw_plots(r, folder):
     return figs
 
 
+def verdict_counts(r):
+    return {v: sum(1 for it in r["items"] if it["verdict"] == v) for v in VERDICTS}
+
+
+def counts_line(r):
+    c = verdict_counts(r)
+    return ", ".join(f"{c[v]} {VERDICT_TEXT[v]}" for v in VERDICTS)
+
+
 def md_cell(s):
     return s.replace("|", "\\|").replace("\n", " ")
 
@@ -130,6 +147,10 @@ def write_markdown(r, figs, folder, wall):
     if r["failed"]:
         out += ["", "## Failed cases", ""]
         out += [f"- `{f['case']}`: {f.get('error', '')}" for f in r["failed"]]
+    out += ["", "## The paper's claims", "", f"{counts_line(r)}.", "", "| figure or table | verdict | why |",
+            "|---|---|---|"]
+    out += [f"| {md_cell(it['title'])} | {VERDICT_TEXT[it['verdict']]} | {md_cell(it['differs'])} |"
+            for it in r["items"]]
     for it in r["items"]:
         out += ["", f"## {it['title']}", ""]
         for name, cap in figs[it["id"]]:
@@ -138,7 +159,7 @@ def write_markdown(r, figs, folder, wall):
         out.append("|" + "---|" * len(it["columns"]))
         for row in it["rows"]:
             out.append("| " + " | ".join(md_cell(c) for c in row) + " |")
-        out += ["", f"**Where and why we differ:** {it['differs']}"]
+        out += ["", f"**Verdict: {VERDICT_TEXT[it['verdict']]}.** Where and why we differ: {it['differs']}"]
     with open(os.path.join(folder, "report.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(out) + "\n")
 
@@ -154,6 +175,8 @@ table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
 th { background: #f3f3f3; } .differs { background: #fff8e5; padding: 0.5em; border-left: 3px solid #e0b000; }
 .failed { color: #a00; }
+.verdict-reproduced { color: #0a6b2b; font-weight: bold; } .verdict-differs { color: #a05a00; font-weight: bold; }
+.verdict-not-covered { color: #666; font-weight: bold; }
 """
 
 # Marks each image with the size the browser decoded, so a headless check of the DOM can tell a figure that
@@ -190,9 +213,17 @@ def write_html(r, figs, folder, wall):
         out.append('<section class="failed" id="failed"><h2>Failed cases</h2><ul>')
         out += [f"<li><code>{e(f['case'])}</code>: {e(f.get('error', ''))}</li>" for f in r["failed"]]
         out.append("</ul></section>")
-    out.append("<nav><ul>")
-    out += [f'<li><a href="#item-{e(it["id"])}">{e(it["title"])}</a></li>' for it in r["items"]]
-    out.append("</ul></nav>")
+    c = verdict_counts(r)
+    out.append(f'<section id="claims" data-reproduced="{c["reproduced"]}" data-differs="{c["differs"]}" '
+               f'data-not-covered="{c["not-covered"]}"><h2>The paper\'s claims</h2><p>{e(counts_line(r))}.</p>')
+    out.append('<table class="claims"><thead><tr><th>figure or table</th><th>verdict</th><th>why</th></tr></thead>'
+               "<tbody>")
+    for it in r["items"]:
+        v = it["verdict"]
+        out.append(f'<tr data-item="{e(it["id"])}" data-verdict="{v}"><td><a href="#item-{e(it["id"])}">'
+                   f'{e(it["title"])}</a></td><td class="verdict-{v}">{e(VERDICT_TEXT[v])}</td>'
+                   f"<td>{e(it['differs'])}</td></tr>")
+    out.append("</tbody></table></section>")
     for it in r["items"]:
         iid = e(it["id"])
         out.append(f'<section class="item" id="item-{iid}" data-item="{iid}" data-kind="{it["kind"]}">')
@@ -210,7 +241,8 @@ def write_html(r, figs, folder, wall):
         for row in it["rows"]:
             out.append("<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>")
         out.append("</tbody></table>")
-        out.append(f'<p class="differs"><b>Where and why we differ:</b> {e(it["differs"])}</p></section>')
+        out.append(f'<p class="differs"><b class="verdict-{it["verdict"]}">{e(VERDICT_TEXT[it["verdict"]])}.</b> '
+                   f'<b>Where and why we differ:</b> {e(it["differs"])}</p></section>')
     out.append("</body></html>")
     with open(os.path.join(folder, "report.html"), "w", encoding="utf-8") as f:
         f.write("\n".join(out) + "\n")
@@ -226,9 +258,9 @@ def write_index(out_dir, papers):
         try:
             r = load_results(os.path.join(folder, "results.json"))
             ok = os.path.exists(os.path.join(folder, "report.html"))
-            rows.append((paper, r["title"], r["scale"], len(r["items"]), len(r["failed"]), wall, ok))
+            rows.append((paper, r["title"], r["scale"], counts_line(r), len(r["failed"]), wall, ok))
         except BadResults as err:
-            rows.append((paper, f"no report ({err})", "", 0, 0, wall, False))
+            rows.append((paper, f"no report ({err})", "", "", 0, wall, False))
     md = ["# Reproduced papers", "", "| paper | title | scale | figures and tables | failed cases | run time |",
           "|---|---|---|---|---|---|"]
     page = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8"><title>Reproduced papers</title>',
