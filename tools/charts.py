@@ -13,6 +13,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
 
+from plot_style import COLORS, legend_outside, style  # noqa: E402
+
 STYLES = {"solid": "-", "dashed": "--", "dotted": ":", "steps": "-"}
 
 
@@ -60,23 +62,25 @@ def check(spec, where):
 def draw(spec, path):
     """Draws `spec` (checked first) to the PNG file `path`."""
     check(spec, "plot")
-    fig, ax = plt.subplots(figsize=(7.5, 4.2))
     series = spec["series"]
+    labelled = [s for s in series if s.get("label")] + [r for r in spec.get("refs", []) if r.get("label")]
+    fig, ax = plt.subplots(figsize=(7.5 + (1.4 if len(labelled) > 6 else 0), 4.2))
     if spec["type"] == "lines":
-        for s in series:
+        for k, s in enumerate(series):
             x, y = _numbers(s["x"], "x"), _numbers(s["y"], "y")
-            style = s.get("style", "solid")
-            if style == "steps":
-                ax.step(x, y, where="post", label=s.get("label"), linewidth=1.2)
+            line = s.get("style", "solid")
+            look = style(k)
+            if line == "steps":
+                ax.step(x, y, where="post", label=s.get("label"), linewidth=1.2, color=look["color"])
             else:
-                ax.plot(x, y, STYLES[style], label=s.get("label"), linewidth=1.2,
-                        marker="o" if len(x) <= 12 else None, markersize=3)
+                ax.plot(x, y, STYLES[line], label=s.get("label"), linewidth=1.2, color=look["color"],
+                        marker=look["marker"] if len(x) <= 12 else None, markersize=3.5)
     else:
         cats = spec["categories"]
         width = 0.8 / len(series)
         for k, s in enumerate(series):
             xs = [i - 0.4 + width * (k + 0.5) for i in range(len(cats))]
-            ax.bar(xs, _numbers(s["y"], "y"), width, label=s.get("label"))
+            ax.bar(xs, _numbers(s["y"], "y"), width, label=s.get("label"), color=COLORS[k % len(COLORS)])
         ax.set_xticks(range(len(cats)))
         ax.set_xticklabels(cats, fontsize=8, rotation=20 if max(len(c) for c in cats) > 8 else 0)
     for r in spec.get("refs", []):
@@ -89,9 +93,11 @@ def draw(spec, path):
     ax.set_ylabel(spec.get("ylabel", ""))
     ax.set_title(spec.get("title", ""), fontsize=10)
     ax.grid(True, alpha=0.3)
-    labelled = [s for s in series if s.get("label")] + [r for r in spec.get("refs", []) if r.get("label")]
-    if labelled and len(labelled) <= 14:
-        ax.legend(fontsize=7)
-    fig.tight_layout()
+    if len(labelled) > 6:
+        legend_outside(fig, [ax], len(labelled), fontsize=7)
+    else:
+        if labelled:
+            ax.legend(fontsize=7)
+        fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

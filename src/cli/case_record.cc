@@ -89,8 +89,17 @@ void write_case_record(const std::string& path, const CaseOutcome& c) {
 }
 
 CaseOutcome read_case_record(const std::string& path) {
+  YAML::Node n;
   try {
-    const YAML::Node n = YAML::LoadFile(path);
+    n = YAML::LoadFile(path);
+  } catch (const YAML::Exception& e) {
+    throw InternalError(path + ": not a case record: " + e.what());
+  }
+  return case_from_record(n, path);
+}
+
+CaseOutcome case_from_record(const YAML::Node& n, const std::string& where) {
+  try {
     CaseOutcome c;
     c.name = n["case"].as<std::string>();
     c.rank = n["rank"].as<int>();
@@ -113,7 +122,7 @@ CaseOutcome read_case_record(const std::string& path) {
     r.counters.drops = n["drops"].as<std::uint64_t>();
     return c;
   } catch (const YAML::Exception& e) {
-    throw InternalError(path + ": not a case record: " + e.what());
+    throw InternalError(where + ": not a case record: " + e.what());
   }
 }
 

@@ -1,6 +1,8 @@
 // How one case of a sweep ended, and its record file: how an MPI rank hands a case's result to rank 0 through
 // the (shared) output directory.
 #pragma once
+#include <yaml-cpp/yaml.h>
+
 #include <string>
 
 #include "stats/run_result.h"
@@ -10,10 +12,12 @@ namespace lossless {
 struct CaseOutcome {
   std::string name;
   bool ok = false;
-  bool bad_input = false;  // failed on a ConfigError (exit 2) rather than an internal error (exit 1)
-  std::string error;       // why it failed
-  int rank = 0;            // the MPI rank that ran it
-  RunResult result;        // when ok
+  bool bad_input = false;    // failed on a ConfigError (exit 2) rather than an internal error (exit 1)
+  std::string error;         // why it failed
+  int rank = 0;              // the MPI rank that ran it
+  bool interrupted = false;  // stopped by Ctrl-C / SIGTERM (or never started because of one)
+  bool resumed = false;      // complete in an earlier sweep into the same folder (`--resume`): not run again
+  RunResult result;          // when ok
 };
 
 // `s` as a JSON string literal (quotes and escapes included).
@@ -27,5 +31,8 @@ std::string case_record_json(const CaseOutcome& c);
 void write_case_record(const std::string& path, const CaseOutcome& c);
 // Throws InternalError if the file is not a record.
 CaseOutcome read_case_record(const std::string& path);
+// The same from a record already parsed (sweep.json keeps every complete case's record); `where` names it in
+// the InternalError.
+CaseOutcome case_from_record(const YAML::Node& record, const std::string& where);
 
 }  // namespace lossless

@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 
 #include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include "cli/reproduce.h"
 #include "cli/sweep_run.h"
 #include "core/error.h"
+#include "core/interrupt.h"
 #include "core/units.h"
 #include "net/congestion_control.h"
 #include "net/flow_control.h"
@@ -36,7 +38,7 @@ constexpr const char* kUsage = R"(usage:
   lossless run SCENARIO.yaml [-o OUT_DIR] [--set PATH=VALUE]... [--seed N] [--threads N] [--quiet]
   lossless validate SCENARIO.yaml|SWEEP.yaml [--set PATH=VALUE]... [--seed N]
   lossless hpcc CONFIG.txt [-o OUT_DIR] [--threads N] [--quiet]
-  lossless sweep SWEEP.yaml [-j N] [-o OUT_DIR] [--set PATH=VALUE]... [--quiet]
+  lossless sweep SWEEP.yaml [-j N] [-o OUT_DIR] [--set PATH=VALUE]... [--resume] [--quiet]
   mpirun -n N lossless sweep SWEEP.yaml [...]   # cases spread over N MPI ranks, table on rank 0
   lossless reproduce PAPER|all [--full] [-j N] [-o DIR]   # PAPER: rocc ppfc rcc rcc-fattree mercury rcm hpcc
   lossless list [cc|mechanisms|switch|nic|workloads|topologies] [--markdown (switch, nic)]
@@ -53,6 +55,7 @@ struct Args {
   bool quiet = false;
   int jobs = 1;
   unsigned threads = 1;
+  bool resume = false;
 };
 
 Args parse_args(int argc, char** argv, int first, bool allow_jobs, bool allow_threads = false) {
@@ -80,6 +83,8 @@ Args parse_args(int argc, char** argv, int first, bool allow_jobs, bool allow_th
       a.ov.seed = *seed;
     } else if (s == "--quiet" || s == "-q") {
       a.quiet = true;
+    } else if (allow_jobs && s == "--resume") {
+      a.resume = true;
     } else if (allow_jobs && (s == "-j" || s == "--jobs")) {
       std::string v = need("a number");
       auto jobs = parse_uint(v);
@@ -104,13 +109,32 @@ Args parse_args(int argc, char** argv, int first, bool allow_jobs, bool allow_th
   return a;
 }
 
+// What an interrupted run says: where it stopped, and that the folder still holds the previous run (or none).
+int report_interrupt(const Interrupted& e, const std::string& dir, std::size_t flows) {
+  namespace fs = std::filesystem;
+  const bool previous = fs::exists(fs::path(dir) / "summary.json");
+  std::fprintf(
+      stderr,
+      "\nlossless: interrupted (%s) at simulated time %.3f ms with %llu of %zu flows done; this run wrote no "
+      "output: %s %s\n",
+      interrupt_signal() == SIGTERM ? "SIGTERM" : "SIGINT", static_cast<double>(e.now_ps) / 1e9,
+      static_cast<unsigned long long>(e.flows_completed), flows,
+      previous ? "the previous run's outputs are intact in" : "there is no complete run in", dir.c_str());
+  return kInterruptedExitStatus;
+}
+
 int cmd_run(int argc, char** argv) {
   Args a = parse_args(argc, argv, 2, false, true);
   Scenario sc = load_scenario(a.file, a.ov);
   RunOptions opts;
   opts.quiet = a.quiet;
   opts.threads = a.threads;
-  RunResult r = run_scenario(sc, opts);
+  RunResult r;
+  try {
+    r = run_scenario(sc, opts);
+  } catch (const Interrupted& e) {
+    return report_interrupt(e, sc.output.dir, sc.flows.size());
+  }
   if (!a.quiet) {
     print_result_table(r, stdout);
     std::printf("outputs in %s\n", sc.output.dir.c_str());
@@ -129,7 +153,12 @@ int cmd_hpcc(int argc, char** argv) {
   opts.threads = a.threads;
   opts.hpcc_fct_path = cfg.fct_output;
   opts.hpcc_pfc_path = cfg.pfc_output;
-  RunResult r = run_scenario(sc, opts);
+  RunResult r;
+  try {
+    r = run_scenario(sc, opts);
+  } catch (const Interrupted& e) {
+    return report_interrupt(e, sc.output.dir, sc.flows.size());
+  }
   if (!a.quiet) {
     print_result_table(r, stdout);
     std::printf("HPCC-format files: %s %s; our outputs in %s\n", cfg.fct_output.c_str(),
@@ -141,7 +170,20 @@ int cmd_hpcc(int argc, char** argv) {
 int cmd_validate(int argc, char** argv) {
   Args a = parse_args(argc, argv, 2, false);
   if (looks_like_sweep(a.file)) {
-    const SweepPlan plan = load_sweep(a.file, a.ov);
+    // Every bad case is reported, not only the first, so one edit of the sweep fixes them all.
+    const SweepPlan plan = load_sweep(a.file, a.ov, InvalidCases::kCollect);
+    std::size_t bad = 0;
+    for (const auto& k : plan.cases)
+      if (!k.error.empty()) {
+        std::fprintf(stderr, "lossless: error: %s: cases.%s: this case's scenario is invalid: %s\n",
+                     a.file.c_str(), k.name.c_str(), k.error.c_str());
+        ++bad;
+      }
+    if (bad > 0) {
+      std::fprintf(stderr, "lossless: %zu of %zu cases of %s are invalid\n", bad, plan.cases.size(),
+                   a.file.c_str());
+      return 2;
+    }
     std::printf("%s: ok (sweep of %zu cases over %s)\n", a.file.c_str(), plan.cases.size(),
                 plan.base_scenario.c_str());
     return 0;
@@ -157,7 +199,7 @@ int cmd_sweep(int argc, char** argv) {
   Args a = parse_args(argc, argv, 2, true);
   // Invalid cases are reported as failed after the others have run (run_sweep), not before anything runs.
   const SweepPlan plan = load_sweep(a.file, a.ov, InvalidCases::kCollect);
-  return run_sweep(plan, {a.file, a.jobs, a.quiet});
+  return run_sweep(plan, {a.file, a.jobs, a.quiet, a.resume});
 }
 
 // Figures are drawn by tools/plot.py with Debian's matplotlib (the system Python, where apt installs it).
@@ -256,6 +298,7 @@ int cmd_list(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace lossless;
+  install_interrupt_handlers();
   try {
     if (argc < 2) usage_error("missing command");
     std::string cmd = argv[1];

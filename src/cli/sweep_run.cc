@@ -1,5 +1,8 @@
 #include "cli/sweep_run.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -8,12 +11,14 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <thread>
 
 #include "cli/mpi_sweep.h"
 #include "core/error.h"
+#include "core/interrupt.h"
 #include "scenario/runner.h"
 #include "stats/writers.h"
 
@@ -30,8 +35,9 @@ using OnDone = std::function<void(std::size_t, const CaseOutcome&)>;
 
 // Runs the cases `which` (in that order) on `jobs` threads; `on_done` sees each outcome as it ends.
 std::vector<CaseOutcome> run_cases(const SweepPlan& plan, const std::vector<std::size_t>& which,
-                                   const SweepRunOptions& o, const RankInfo& ri, const OnDone& on_done) {
-  std::vector<CaseOutcome> outcomes(plan.cases.size());
+                                   const SweepRunOptions& o, const RankInfo& ri, const OnDone& on_done,
+                                   std::vector<CaseOutcome> outcomes) {
+  outcomes.resize(plan.cases.size());
   std::atomic<std::size_t> next{0};
   std::mutex print_mu;
   const std::string who =
@@ -42,7 +48,12 @@ std::vector<CaseOutcome> run_cases(const SweepPlan& plan, const std::vector<std:
       const SweepCase& k = plan.cases[i];
       CaseOutcome& c = outcomes[i];
       c.name = k.name;
+      if (c.resumed) continue;
       c.rank = ri.rank;
+      if (interrupt_requested()) {
+        c.interrupted = true;
+        continue;
+      }
       try {
         if (!k.error.empty()) throw ConfigError("", "", k.error);
         if (!o.quiet) {
@@ -54,10 +65,14 @@ std::vector<CaseOutcome> run_cases(const SweepPlan& plan, const std::vector<std:
         opts.quiet = o.quiet || o.jobs > 1;
         c.result = run_scenario(sc, opts);
         c.ok = true;
+        c.error.clear();
         if (!o.quiet) {
           std::lock_guard lock(print_mu);
           std::fprintf(stderr, "%s%s done in %.1f s\n", who.c_str(), k.name.c_str(), c.result.wall_seconds);
         }
+      } catch (const Interrupted&) {
+        c.interrupted = true;
+        c.error = "interrupted";
       } catch (const ConfigError& e) {
         c.bad_input = true;
         c.error = e.what();
@@ -67,10 +82,11 @@ std::vector<CaseOutcome> run_cases(const SweepPlan& plan, const std::vector<std:
       } catch (const std::exception& e) {
         c.error = e.what();
       }
-      if (!c.ok && !o.quiet) {
+      if (!c.ok && !c.interrupted && !o.quiet) {
         std::lock_guard lock(print_mu);
         std::fprintf(stderr, "%s%s failed\n", who.c_str(), k.name.c_str());
       }
+      std::lock_guard lock(print_mu);
       on_done(i, c);
     }
   };
@@ -98,6 +114,14 @@ std::vector<CaseOutcome> gather(const std::string& exchange, std::size_t n) {
   return outcomes;
 }
 
+const char* status_of(const CaseOutcome& c) {
+  if (c.ok) return "ok";
+  if (c.interrupted) return c.error.empty() ? "not run" : "interrupted";
+  if (c.error.empty()) return "not run";
+  return "failed";
+}
+
+// Written after every case (through a temporary file and a rename: a reader sees the old or the new one).
 void write_sweep_json(const SweepPlan& plan, const SweepRunOptions& o, const RankInfo& ri,
                       const std::vector<CaseOutcome>& outcomes) {
   std::error_code ec;
@@ -105,14 +129,89 @@ void write_sweep_json(const SweepPlan& plan, const SweepRunOptions& o, const Ran
   std::ostringstream os;
   os << "{\"sweep\": " << json_quote(o.file) << ", \"base_scenario\": " << json_quote(plan.base_scenario)
      << ", \"ranks\": " << ri.size << ",\n \"cases\": [";
-  for (std::size_t i = 0; i < outcomes.size(); ++i)
-    os << (i ? ",\n  " : "\n  ") << "{\"name\": " << json_quote(outcomes[i].name)
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    const CaseOutcome& c = outcomes[i];
+    const std::string name = c.name.empty() ? plan.cases[i].name : c.name;
+    os << (i ? ",\n  " : "\n  ") << "{\"name\": " << json_quote(name)
        << ", \"dir\": " << json_quote(plan.cases[i].overrides.out_dir)
-       << ", \"ok\": " << (outcomes[i].ok ? "true" : "false") << ", \"rank\": " << outcomes[i].rank
-       << ", \"error\": " << json_quote(outcomes[i].error) << "}";
+       << ", \"ok\": " << (c.ok ? "true" : "false") << ", \"status\": \"" << status_of(c)
+       << "\", \"rank\": " << c.rank << ", \"error\": " << json_quote(c.error);
+    if (c.ok) {
+      std::string record = case_record_json(c);
+      while (!record.empty() && record.back() == '\n') record.pop_back();
+      os << ",\n   \"record\": " << record;
+    }
+    os << "}";
+  }
   os << "]}\n";
-  write_text((fs::path(plan.out_dir) / "sweep.json").string(), os.str());
+  const fs::path path = fs::path(plan.out_dir) / "sweep.json";
+  write_text(path.string() + ".tmp", os.str());
+  fs::rename(path.string() + ".tmp", path, ec);
+  if (ec) throw ConfigError(path.string(), "", "cannot write: " + ec.message());
 }
+
+// The cases an earlier sweep into OUT completed: ok in its sweep.json, with a record, and their summary.json
+// still in place (a case folder someone emptied runs again).
+std::vector<CaseOutcome> completed_cases(const SweepPlan& plan, const std::string& sweep_file, bool quiet) {
+  std::vector<CaseOutcome> outcomes(plan.cases.size());
+  const fs::path path = fs::path(plan.out_dir) / "sweep.json";
+  if (!fs::exists(path)) {
+    if (!quiet)
+      std::fprintf(stderr, "[lossless] --resume: %s has no sweep.json yet: every case runs\n",
+                   plan.out_dir.c_str());
+    return outcomes;
+  }
+  YAML::Node doc;
+  try {
+    doc = YAML::LoadFile(path.string());
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(path.string(), "", std::string("cannot resume: not a sweep record: ") + e.what());
+  }
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < plan.cases.size(); ++i) {
+    for (const auto& entry : doc["cases"]) {
+      if (!entry["name"] || entry["name"].as<std::string>() != plan.cases[i].name) continue;
+      if (!entry["ok"] || !entry["ok"].as<bool>() || !entry["record"]) break;
+      if (!fs::exists(fs::path(plan.cases[i].overrides.out_dir) / "summary.json")) break;
+      outcomes[i] = case_from_record(entry["record"], path.string());
+      outcomes[i].resumed = true;
+      ++kept;
+      break;
+    }
+  }
+  if (!quiet)
+    std::fprintf(stderr, "[lossless] --resume: %zu of %zu cases complete in %s (%s); running the other %zu\n",
+                 kept, plan.cases.size(), plan.out_dir.c_str(), sweep_file.c_str(), plan.cases.size() - kept);
+  return outcomes;
+}
+
+// One sweep at a time per output folder: a second one would overwrite the first one's cases as they run.
+// The lock goes with the process (flock), so a killed sweep leaves no stale lock behind.
+class SweepFolderLock {
+ public:
+  explicit SweepFolderLock(const std::string& dir) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    const std::string path = (fs::path(dir) / ".sweep.lock").string();
+    fd_ = ::open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw ConfigError(dir, "out", "cannot create the sweep's lock file " + path);
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      ::close(fd_);
+      fd_ = -1;
+      throw ConfigError(dir, "out",
+                        "another sweep is writing into this folder; wait for it, or give this one another "
+                        "folder with -o");
+    }
+  }
+  ~SweepFolderLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  SweepFolderLock(const SweepFolderLock&) = delete;
+  SweepFolderLock& operator=(const SweepFolderLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
 
 std::string padded(const std::string& name, std::size_t width) {
   return name + std::string(width > name.size() ? width - name.size() : 0, ' ');
@@ -162,19 +261,35 @@ void print_sweep_table(const std::vector<CaseOutcome>& outcomes, std::FILE* out)
 
 int run_sweep(const SweepPlan& plan, const SweepRunOptions& o) {
   const RankInfo ri = ranks_from_env();
+  std::unique_ptr<SweepFolderLock> lock;
+  if (ri.rank == 0) lock = std::make_unique<SweepFolderLock>(plan.out_dir);
   std::vector<CaseOutcome> outcomes;
   if (ri.size <= 1) {
     std::vector<std::size_t> all(plan.cases.size());
     for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
-    outcomes = run_cases(plan, all, o, ri, [](std::size_t, const CaseOutcome&) {});
+    std::vector<CaseOutcome> progress =
+        o.resume ? completed_cases(plan, o.file, o.quiet) : std::vector<CaseOutcome>(plan.cases.size());
+    for (std::size_t i = 0; i < progress.size(); ++i)
+      if (progress[i].name.empty()) progress[i].name = plan.cases[i].name;
+    write_sweep_json(plan, o, ri, progress);
+    outcomes = run_cases(
+        plan, all, o, ri,
+        [&](std::size_t i, const CaseOutcome& c) {
+          progress[i] = c;
+          write_sweep_json(plan, o, ri, progress);
+        },
+        progress);
   } else {
+    if (o.resume)
+      throw ConfigError("command line", "--resume", "not supported for sweeps over MPI ranks yet");
     const std::string exchange = exchange_dir(plan.out_dir, ri);
     announce_rank(exchange, ri);
     if (ri.rank == 0) wait_for_ranks(exchange, ri, kRankStartTimeoutS);
     std::vector<double> weights;
     for (const auto& k : plan.cases) weights.push_back(k.weight);
     run_cases(plan, cases_of_rank(weights, ri.rank, ri.size), o, ri,
-              [&](std::size_t i, const CaseOutcome& c) { write_case_record(record_path(exchange, i), c); });
+              [&](std::size_t i, const CaseOutcome& c) { write_case_record(record_path(exchange, i), c); },
+              {});
     // Every other rank's failures are reported by rank 0; a non-zero exit here would make mpirun abort the
     // job before rank 0 prints the table.
     if (ri.rank != 0) return 0;
@@ -182,6 +297,17 @@ int run_sweep(const SweepPlan& plan, const SweepRunOptions& o) {
     std::error_code ec;
     fs::remove_all(exchange, ec);
     fs::remove(fs::path(exchange).parent_path(), ec);  // only if no other job's folder is left
+  }
+  if (interrupt_requested()) {
+    write_sweep_json(plan, o, ri, outcomes);
+    std::size_t done = 0;
+    for (const auto& c : outcomes) done += c.ok ? 1 : 0;
+    std::fprintf(
+        stderr,
+        "lossless: interrupted: %zu of %zu cases complete, their outputs in %s/<case> (sweep.json lists "
+        "them); `lossless sweep %s --resume` runs the rest\n",
+        done, outcomes.size(), plan.out_dir.c_str(), o.file.c_str());
+    return kInterruptedExitStatus;
   }
   print_sweep_table(outcomes, stdout);
   std::printf("outputs in %s/<case>\n", plan.out_dir.c_str());

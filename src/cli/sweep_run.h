@@ -14,11 +14,16 @@ struct SweepRunOptions {
   std::string file;  // the sweep file, for messages and sweep.json
   int jobs = 1;      // cases side by side in this process (each MPI rank runs its share this way)
   bool quiet = false;
+  // Keep the cases that an earlier sweep into the same folder completed (listed as ok in its sweep.json, with
+  // their summary.json in place) and run only the others.
+  bool resume = false;
 };
 
-// Returns the exit status: 0; 2 when a case failed on bad input; 1 when one failed on an internal error.
-// Rank 0 (or the only process) prints the table on stdout, one error line per failed case on stderr, and
-// writes OUT/sweep.json (the cases in order, their directories and how each ended).
+// Returns the exit status: 0; 2 when a case failed on bad input (or the folder is in use by another sweep); 1
+// when one failed on an internal error; 130 when interrupted (Ctrl-C, SIGTERM: the cases that completed keep
+// their outputs, and `--resume` runs the rest). Rank 0 (or the only process) prints the table on stdout, one
+// error line per failed case on stderr, and writes OUT/sweep.json (the cases in order, their directories, how
+// each ended and the numbers of its table row) after every case.
 int run_sweep(const SweepPlan& plan, const SweepRunOptions& opts);
 
 // The comparison table of print_comparison, with a failed case shown as failed in its place and the case

@@ -5,6 +5,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/interrupt.h"
 #include "core/spin_barrier.h"
 #include "net/network.h"
 
@@ -96,6 +97,13 @@ class WindowedRun {
         progress_(fp);
       }
       if (finished(next)) break;
+      // Partition 0 alone decides (the others see the barrier aborted); a signal lands between windows, so an
+      // interrupted run stops at a window end whatever the thread count.
+      if (i == 0 && interrupt_requested()) {
+        std::uint64_t done = 0;
+        for (const auto& p : published_) done += p.flows_completed;
+        throw Interrupted(window, done);
+      }
       window = next;
     }
   }

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "net/fabric_run.h"
 #include "net/network.h"
+#include "scenario/output_dir.h"
 #include "scenario/progress.h"
 #include "stats/monitors.h"
 #include "stats/run_summary.h"
@@ -29,16 +30,27 @@ unsigned threads_for(const Scenario& sc, const RunOptions& opts) {
   return threads;
 }
 
-void write_outputs(const Scenario& sc, const Network& net, const RunResult& r,
-                   const std::vector<PfcLogRecord>& pfc_log, const std::filesystem::path& dir) {
-  write_summary_json(r, (dir / "summary.json").string());
-  write_fct_csv(net, (dir / "fct.csv").string());
-  if (sc.monitor.pfc) write_pfc_csv(net.topology(), pfc_log, (dir / "pfc.csv").string());
-  if (sc.output.hpcc_fct) write_hpcc_fct(net, (dir / "fct.txt").string());
-  write_text((dir / "scenario.yaml").string(),
-             "# fully resolved scenario: `lossless run` on this file repeats the run exactly\n" +
-                 resolved_scenario_text(sc) + "\n");
-  if (sc.mechanism) write_mechanism_trace(net, (dir / (sc.sw.mechanism + ".csv")).string());
+// Every file but summary.json, which lists them (with their sizes) and is written last.
+void write_outputs(const Scenario& sc, const Network& net, const std::vector<PfcLogRecord>& pfc_log,
+                   const std::string& resolved, const OutputDir& dir) {
+  write_fct_csv(net, dir.path("fct.csv"));
+  if (sc.monitor.pfc) write_pfc_csv(net.topology(), pfc_log, dir.path("pfc.csv"));
+  if (sc.output.hpcc_fct) write_hpcc_fct(net, dir.path("fct.txt"));
+  write_text(
+      dir.path("scenario.yaml"),
+      "# fully resolved scenario: `lossless run` on this file repeats the run exactly\n" + resolved + "\n");
+  if (sc.mechanism) write_mechanism_trace(net, dir.path(sc.sw.mechanism + ".csv"));
+}
+
+// A file named by the user outside the output folder (the HPCC formats): written beside its place, then
+// renamed, so an interrupted run never leaves it half-written.
+template <class Write>
+void write_in_place(const std::string& path, Write write) {
+  const std::string partial = path + ".partial";
+  write(partial);
+  std::error_code ec;
+  std::filesystem::rename(partial, path, ec);
+  if (ec) throw ConfigError(path, "", "cannot move the output into place: " + ec.message());
 }
 
 }  // namespace
@@ -47,12 +59,8 @@ RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
   namespace fs = std::filesystem;
   using Clock = std::chrono::steady_clock;
   const auto wall_start = Clock::now();
-  fs::path dir = sc.output.dir;
-  if (opts.write_outputs) {
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec) throw ConfigError(dir.string(), "output.dir", "cannot create directory: " + ec.message());
-  }
+  std::unique_ptr<OutputDir> out;
+  if (opts.write_outputs) out = std::make_unique<OutputDir>(sc.output.dir);
 
   Network net(sc.topology, sc.sw, sc.nic, sc.seed, threads_for(sc, opts));
   net.set_log_pfc((sc.monitor.pfc && opts.write_outputs) || !opts.hpcc_pfc_path.empty());
@@ -62,11 +70,11 @@ RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
   std::unique_ptr<QueueMonitor> qmon;
   std::unique_ptr<FlowRateMonitor> rmon;
   if (opts.write_outputs && sc.monitor.queues) {
-    qmon = std::make_unique<QueueMonitor>(net, sc.monitor, (dir / "queues.csv").string());
+    qmon = std::make_unique<QueueMonitor>(net, sc.monitor, out->path("queues.csv"));
     qmon->start(sc.stop_ps);
   }
   if (opts.write_outputs && sc.monitor.flow_rates) {
-    rmon = std::make_unique<FlowRateMonitor>(net, sc.monitor, (dir / "flow_rates.csv").string());
+    rmon = std::make_unique<FlowRateMonitor>(net, sc.monitor, out->path("flow_rates.csv"));
     rmon->start(sc.stop_ps);
   }
 
@@ -88,9 +96,19 @@ RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
   r.peak_rss_kb = peak_rss_kb();
   const std::vector<PfcLogRecord> pfc_log = std::move(r.counters.pfc_log);
   r.counters.pfc_log.clear();
-  if (opts.write_outputs) write_outputs(sc, net, r, pfc_log, dir);
-  if (!opts.hpcc_fct_path.empty()) write_hpcc_fct(net, opts.hpcc_fct_path);
-  if (!opts.hpcc_pfc_path.empty()) write_hpcc_pfc(net.topology(), pfc_log, opts.hpcc_pfc_path);
+  if (out) {
+    const std::string resolved = resolved_scenario_text(sc);
+    write_outputs(sc, net, pfc_log, resolved, *out);
+    r.run_id = run_id_of(resolved);
+    r.outputs = out->staged();
+    write_summary_json(r, out->path("summary.json"));
+  }
+  if (!opts.hpcc_fct_path.empty())
+    write_in_place(opts.hpcc_fct_path, [&](const std::string& p) { write_hpcc_fct(net, p); });
+  if (!opts.hpcc_pfc_path.empty())
+    write_in_place(opts.hpcc_pfc_path,
+                   [&](const std::string& p) { write_hpcc_pfc(net.topology(), pfc_log, p); });
+  if (out) out->commit("summary.json");
   return r;
 }
 

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <unordered_map>
 
 #include "core/error.h"
+#include "core/suggest.h"
 #include "core/units.h"
 #include "net/flow_control.h"
 #include "net/routing_policy.h"
@@ -200,8 +202,13 @@ SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, 
       const MechanismScheme* scheme = MechanismRegistry::find(mech);
       if (!scheme) {
         std::string names = "none";
-        for (const auto& s : MechanismRegistry::all()) names += ", " + s.name;
-        m.fail("mechanism", "unknown switch mechanism '" + mech + "' (known: " + names + ")");
+        std::vector<std::string> known{"none"};
+        for (const auto& s : MechanismRegistry::all()) {
+          names += ", " + s.name;
+          known.push_back(s.name);
+        }
+        m.fail("mechanism", "unknown switch mechanism '" + mech + "'" + did_you_mean(mech, known) +
+                                " (known: " + names + ")");
       }
       *mechanism = scheme->make(params);
       const char* arch = (*mechanism)->required_architecture();
@@ -568,8 +575,13 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& file, const S
     const CcScheme* scheme = CcRegistry::find(sc.cc_algorithm);
     if (!scheme) {
       std::string names;
-      for (const auto& s : CcRegistry::all()) names += (names.empty() ? "" : ", ") + s.name;
-      cc.fail("algorithm", "unknown scheme '" + sc.cc_algorithm + "' (known: " + names + ")");
+      std::vector<std::string> known;
+      for (const auto& s : CcRegistry::all()) {
+        names += (names.empty() ? "" : ", ") + s.name;
+        known.push_back(s.name);
+      }
+      cc.fail("algorithm", "unknown scheme '" + sc.cc_algorithm + "'" + did_you_mean(sc.cc_algorithm, known) +
+                               " (known: " + names + ")");
     }
     YamlMap params = cc.map("params");
     sc.cc = scheme->make(params);
@@ -607,10 +619,19 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& file, const S
   if (sc.flows.empty()) top.fail("workload", "generates no flows");
   std::vector<std::uint16_t> next_port(sc.topology.hosts, 10000);
   TimePs last_start = 0;
+  TimePs first_start = kTimeNever;
   for (std::size_t i = 0; i < sc.flows.size(); ++i) {
     sc.flows[i].id = static_cast<std::uint32_t>(i);
     sc.flows[i].sport = next_port[sc.flows[i].src]++;
     last_start = std::max(last_start, sc.flows[i].start_ps);
+    first_start = std::min(first_start, sc.flows[i].start_ps);
+  }
+  // A run that ends before its first flow starts would print a table of zeros as if it had measured them.
+  if (has_stop && stop <= first_start) {
+    char first[32];
+    std::snprintf(first, sizeof first, "%.3f us", static_cast<double>(first_start) / kPsPerUs);
+    top.fail("stop",
+             format_time(stop) + " is not after the first flow's start (" + first + "): no flow could run");
   }
   // Without a stop time a run ends when every flow is done, or one simulated second after the last start
   // (within the longest time an input may give, so that the resolved scenario reads back).
@@ -642,7 +663,18 @@ Scenario load_scenario(const std::string& path, const ScenarioOverrides& ov) {
   YAML::Node root = load_yaml_file(path);
   if (!root.IsDefined() || root.IsNull()) throw ConfigError(path, "", "empty scenario");
   for (const auto& [k, v] : ov.sets) apply_set(root, k, v);
-  return parse_scenario(root, path, ov);
+  try {
+    return parse_scenario(root, path, ov);
+  } catch (const ConfigError& e) {
+    // A value that came from --set is the command line's, not the file's: name it as the user typed it (the
+    // last --set of a key wins, as when applying them).
+    for (auto it = ov.sets.rbegin(); it != ov.sets.rend(); ++it) {
+      const std::string& key = it->first;
+      if (e.key() == key || e.key().rfind(key + ".", 0) == 0)
+        throw ConfigError("--set " + key + "=" + it->second, e.key() == key ? "" : e.key(), e.reason());
+    }
+    throw;
+  }
 }
 
 }  // namespace lossless

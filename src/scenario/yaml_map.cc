@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/suggest.h"
 #include "core/units.h"
 
 namespace lossless {
@@ -197,6 +198,7 @@ YamlMap::YamlMap(const YAML::Node& node, std::string file, std::string path, YAM
 }
 
 bool YamlMap::has(const std::string& key) const {
+  asked_.insert(key);
   if (!node_.IsDefined() || !node_.IsMap()) return false;
   const YAML::Node n = node_[key];
   if (!n.IsDefined()) return false;
@@ -238,7 +240,7 @@ std::string YamlMap::choice(const std::string& key, const std::string& def,
     }
     list += (list.empty() ? "" : ", ") + o;
   }
-  fail(key, "'" + v + "' is not one of: " + list);
+  fail(key, "'" + v + "' is not one of: " + list + did_you_mean(v, options));
 }
 
 double YamlMap::real(const std::string& key, double def, double lo, double hi) {
@@ -348,7 +350,11 @@ void YamlMap::finish() const {
   if (!node_.IsDefined() || !node_.IsMap()) return;
   for (auto it = node_.begin(); it != node_.end(); ++it) {
     std::string k = it->first.as<std::string>();
-    if (!used_.count(k)) throw ConfigError(where_of(file_, it->first), key_path(k), "unknown key");
+    if (!used_.count(k)) {
+      std::vector<std::string> known(asked_.begin(), asked_.end());
+      known.insert(known.end(), used_.begin(), used_.end());
+      throw ConfigError(where_of(file_, it->first), key_path(k), "unknown key" + did_you_mean(k, known));
+    }
   }
 }
 

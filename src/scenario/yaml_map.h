@@ -65,6 +65,7 @@ class YamlMap final : public ParamSource {
   std::string path_;
   YAML::Node out_;
   mutable std::set<std::string> used_;
+  mutable std::set<std::string> asked_;  // every key a getter asked for, present or not (for suggestions)
 };
 
 // The same checks for a scalar outside a map (list items).

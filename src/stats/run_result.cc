@@ -36,6 +36,14 @@ std::string dist_json(const Distribution& d, bool with_max) {
 
 }  // namespace
 
+// A statistic of a table cell; "-" where no flow was measured (a 0 there would read as a measurement).
+std::string stat_cell(const Distribution& d, double value, int decimals) {
+  if (d.count == 0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+  return buf;
+}
+
 std::string summary_json(const RunResult& r) {
   std::ostringstream os;
   const NetCounters& c = r.counters;
@@ -76,8 +84,15 @@ std::string summary_json(const RunResult& r) {
   os << "  \"packets\": {\"data\": " << c.data_packets << ", \"control\": " << c.control_packets
      << ", \"hops\": " << c.packet_hops << ", \"retransmitted_bytes\": " << c.retransmitted_bytes
      << ", \"nacks\": " << c.nacks << ", \"cnps\": " << c.cnps << ", \"ecn_marks\": " << c.ecn_marks
-     << ", \"timeouts\": " << c.timeouts << ", \"scheme_drops\": " << c.scheme_drops << "}\n";
-  os << "}\n";
+     << ", \"timeouts\": " << c.timeouts << ", \"scheme_drops\": " << c.scheme_drops << "}";
+  if (!r.run_id.empty()) {
+    os << ",\n  \"run_id\": \"" << r.run_id << "\",\n  \"outputs\": [";
+    for (std::size_t i = 0; i < r.outputs.size(); ++i)
+      os << (i ? ", " : "") << "{\"file\": \"" << r.outputs[i].first
+         << "\", \"bytes\": " << r.outputs[i].second << "}";
+    os << "]";
+  }
+  os << "\n}\n";
   return os.str();
 }
 
@@ -93,10 +108,14 @@ void print_result_table(const RunResult& r, std::FILE* out) {
   std::fprintf(out, "\n%-12s %7s %8s %8s %8s %8s   (slowdown = FCT / ideal FCT)\n", "size", "flows", "mean",
                "p50", "p95", "p99");
   for (const auto& b : r.bins)
-    std::fprintf(out, "%-12s %7" PRIu64 " %8.3f %8.3f %8.3f %8.3f\n", bin_label(b), b.slowdown.count,
-                 b.slowdown.mean, b.slowdown.p50, b.slowdown.p95, b.slowdown.p99);
-  std::fprintf(out, "%-12s %7" PRIu64 " %8.3f %8.3f %8.3f %8.3f\n", "all", r.slowdown.count, r.slowdown.mean,
-               r.slowdown.p50, r.slowdown.p95, r.slowdown.p99);
+    std::fprintf(
+        out, "%-12s %7" PRIu64 " %8s %8s %8s %8s\n", bin_label(b), b.slowdown.count,
+        stat_cell(b.slowdown, b.slowdown.mean, 3).c_str(), stat_cell(b.slowdown, b.slowdown.p50, 3).c_str(),
+        stat_cell(b.slowdown, b.slowdown.p95, 3).c_str(), stat_cell(b.slowdown, b.slowdown.p99, 3).c_str());
+  std::fprintf(
+      out, "%-12s %7" PRIu64 " %8s %8s %8s %8s\n", "all", r.slowdown.count,
+      stat_cell(r.slowdown, r.slowdown.mean, 3).c_str(), stat_cell(r.slowdown, r.slowdown.p50, 3).c_str(),
+      stat_cell(r.slowdown, r.slowdown.p95, 3).c_str(), stat_cell(r.slowdown, r.slowdown.p99, 3).c_str());
   std::fprintf(out,
                "\nPFC pause frames %" PRIu64 " (paused %.1f us summed over ports), drops %" PRIu64
                ", max switch queue %" PRIu64 " B, CNPs %" PRIu64 ", ECN marks %" PRIu64 "\n",
@@ -111,12 +130,15 @@ void print_comparison(const std::vector<std::pair<std::string, RunResult>>& runs
   for (auto b : bins) std::fprintf(out, " %13s", b);
   std::fprintf(out, " | %9s %9s %6s\n", "pauses", "paused_us", "drops");
   for (const auto& [name, r] : runs) {
-    std::fprintf(out, "%-18s %6.1f %6.2f %6.2f %6.2f |", name.c_str(),
-                 r.flows_total
-                     ? 100.0 * static_cast<double>(r.flows_completed) / static_cast<double>(r.flows_total)
-                     : 0.0,
-                 r.slowdown.mean, r.slowdown.p50, r.slowdown.p99);
-    for (const auto& b : r.bins) std::fprintf(out, " %6.2f/%6.2f", b.slowdown.p50, b.slowdown.p99);
+    std::fprintf(
+        out, "%-18s %6.1f %6s %6s %6s |", name.c_str(),
+        r.flows_total ? 100.0 * static_cast<double>(r.flows_completed) / static_cast<double>(r.flows_total)
+                      : 0.0,
+        stat_cell(r.slowdown, r.slowdown.mean, 2).c_str(), stat_cell(r.slowdown, r.slowdown.p50, 2).c_str(),
+        stat_cell(r.slowdown, r.slowdown.p99, 2).c_str());
+    for (const auto& b : r.bins)
+      std::fprintf(out, " %6s/%6s", stat_cell(b.slowdown, b.slowdown.p50, 2).c_str(),
+                   stat_cell(b.slowdown, b.slowdown.p99, 2).c_str());
     std::fprintf(out, " | %9" PRIu64 " %9.1f %6" PRIu64 "\n", r.counters.pause_frames,
                  static_cast<double>(r.counters.paused_time_ps) / kPsPerUs, r.counters.drops);
   }

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "net/net_counters.h"
@@ -28,6 +29,10 @@ struct RunResult {
   std::uint64_t packet_struct_bytes = 0;  // sizeof(Packet)
   std::uint64_t flow_state_bytes = 0;     // fixed state per flow (Network::flow_state_bytes)
   TimePs first_start_ps = 0;
+  // The run's id (a hash of its resolved scenario) and the other files of its output folder with their sizes:
+  // `lossless plot` reads only files listed here, at these sizes (a folder never mixes two runs).
+  std::string run_id;
+  std::vector<std::pair<std::string, std::uint64_t>> outputs;
 };
 
 // Prints the human-readable results table.

@@ -1,0 +1,33 @@
+// Ctrl-C and SIGTERM: the first one asks the running simulation to stop at the end of its current window (the
+// run then leaves the previous outputs in place and exits 130); a second one ends the process at once.
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "core/time.h"
+
+namespace lossless {
+
+// Installs the SIGINT / SIGTERM handlers (the command-line entry point does, once).
+void install_interrupt_handlers();
+// True once a SIGINT or SIGTERM has arrived (a relaxed load: cheap enough to check at every window end).
+bool interrupt_requested();
+// The signal that arrived (SIGINT or SIGTERM), 0 if none.
+int interrupt_signal();
+// For tests: as if a signal had arrived (0 clears it).
+void request_interrupt(int signal);
+
+// Thrown out of a run that stopped on an interrupt; `now_ps` is the simulated time it reached.
+class Interrupted : public std::runtime_error {
+ public:
+  Interrupted(TimePs now_ps, std::uint64_t flows_completed)
+      : std::runtime_error("interrupted"), now_ps(now_ps), flows_completed(flows_completed) {}
+  TimePs now_ps;
+  std::uint64_t flows_completed;
+};
+
+// The exit status of a process ended by an interrupt (as a shell reports a process killed by SIGINT).
+constexpr int kInterruptedExitStatus = 130;
+
+}  // namespace lossless
