@@ -118,7 +118,7 @@ TEST(BadInput, SweepsValidateEveryCase) {
   EXPECT_EQ(run_cli("validate " + dir + "/good.yaml", &err), 0) << err;
   EXPECT_EQ(run_cli("validate " + dir + "/bad.yaml", &err), 2);
   EXPECT_NE(err.find("cases.b"), std::string::npos) << err;
-  EXPECT_NE(err.find("cc.algorithm: unknown scheme 'nope'"), std::string::npos) << err;
+  EXPECT_NE(err.find("cc.algorithm=nope: unknown scheme 'nope'"), std::string::npos) << err;
   EXPECT_EQ(run_cli("sweep " + dir + "/bad.yaml", &err), 2) << err;
   EXPECT_EQ(run_cli("validate " + dir + "/typo.yaml", &err), 2);
   EXPECT_NE(err.find("sett: unknown key"), std::string::npos) << err;

@@ -12,7 +12,7 @@ namespace {
 // summary.json without the lines that measure the process (wall time, memory, threads).
 std::string simulation_summary(const RunOutput& out) {
   std::string s = out.read("summary.json");
-  for (const char* key : {"\"wall_seconds\"", "\"memory\"", "\"threads\""}) {
+  for (const char* key : {"\"wall_seconds\"", "\"memory\"", "\"threads\"", "\"outputs\""}) {
     auto i = s.find(key);
     if (i == std::string::npos) continue;
     s.erase(i, s.find('\n', i) - i);

@@ -145,6 +145,10 @@ void write_sweep_json(const SweepPlan& plan, const SweepRunOptions& o, const Ran
   }
   os << "]}\n";
   const fs::path path = fs::path(plan.out_dir) / "sweep.json";
+  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec)) {  // a device or pipe: written as it is
+    write_text(path.string(), os.str());
+    return;
+  }
   write_text(path.string() + ".tmp", os.str());
   fs::rename(path.string() + ".tmp", path, ec);
   if (ec) throw ConfigError(path.string(), "", "cannot write: " + ec.message());
@@ -185,16 +189,15 @@ std::vector<CaseOutcome> completed_cases(const SweepPlan& plan, const std::strin
   return outcomes;
 }
 
-// One sweep at a time per output folder: a second one would overwrite the first one's cases as they run.
-// The lock goes with the process (flock), so a killed sweep leaves no stale lock behind.
+// One sweep at a time per output folder: a second one would overwrite the first one's cases as they run. The
+// lock is on the folder itself and goes with the process (flock), so a killed sweep leaves nothing stale.
 class SweepFolderLock {
  public:
   explicit SweepFolderLock(const std::string& dir) {
     std::error_code ec;
     fs::create_directories(dir, ec);
-    const std::string path = (fs::path(dir) / ".sweep.lock").string();
-    fd_ = ::open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw ConfigError(dir, "out", "cannot create the sweep's lock file " + path);
+    fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd_ < 0) throw ConfigError(dir, "out", "cannot open the sweep's output folder");
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
       ::close(fd_);
       fd_ = -1;

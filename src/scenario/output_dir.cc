@@ -54,6 +54,14 @@ OutputDir::~OutputDir() {
   if (!committed_) fs::remove_all(staging_, ec);
 }
 
+std::string OutputDir::shown(const std::string& text) const {
+  std::string out = text;
+  const std::string from = staging_.string(), to = target_.string();
+  for (std::size_t at = out.find(from); at != std::string::npos; at = out.find(from, at + to.size()))
+    out.replace(at, from.size(), to);
+  return out;
+}
+
 std::vector<std::pair<std::string, std::uint64_t>> OutputDir::staged() const {
   std::vector<std::pair<std::string, std::uint64_t>> out;
   for (const auto& e : fs::directory_iterator(staging_))

@@ -24,6 +24,8 @@ class OutputDir {
   const std::filesystem::path& target() const { return target_; }
   // Where to write `file` (a name, no folder) for this run.
   std::string path(const std::string& file) const { return (staging_ / file).string(); }
+  // `text` (a message naming a staged file) as the user knows it: the staging folder shown as the target.
+  std::string shown(const std::string& text) const;
   // The files staged so far with their sizes, in name order (summary.json's manifest).
   std::vector<std::pair<std::string, std::uint64_t>> staged() const;
   // Moves the staged files into the target, `last` (summary.json) after every other.
@@ -39,7 +41,8 @@ class OutputDir {
 // a version without that list, every file with a name lossless writes), summary.json included if present.
 std::vector<std::string> previous_run_files(const std::filesystem::path& dir);
 
-// A deterministic id of a run: a hash of its fully resolved scenario (same scenario, same id, same outputs).
+// A deterministic id of a run: a hash of its fully resolved scenario without the output folder (same
+// scenario, same id, same outputs).
 std::string run_id_of(const std::string& resolved_scenario);
 
 }  // namespace lossless

@@ -1,5 +1,8 @@
 #include "scenario/runner.h"
 
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -42,13 +45,53 @@ void write_outputs(const Scenario& sc, const Network& net, const std::vector<Pfc
   if (sc.mechanism) write_mechanism_trace(net, dir.path(sc.sw.mechanism + ".csv"));
 }
 
+// A YAML tree as text with every mapping's keys in order: the same values give the same text whatever order
+// they were resolved in (a run of a resolved scenario.yaml resolves its keys in file order).
+void canonical(const YAML::Node& n, std::string& out) {
+  if (n.IsMap()) {
+    std::vector<std::pair<std::string, YAML::Node>> items;
+    for (const auto& kv : n) items.emplace_back(kv.first.Scalar(), kv.second);
+    std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    out += '{';
+    for (const auto& [k, v] : items) {
+      out += k + ':';
+      canonical(v, out);
+      out += ',';
+    }
+    out += '}';
+  } else if (n.IsSequence()) {
+    out += '[';
+    for (const auto& v : n) {
+      canonical(v, out);
+      out += ',';
+    }
+    out += ']';
+  } else if (n.IsScalar()) {
+    out += std::to_string(n.Scalar().size()) + '"' + n.Scalar();
+  }
+}
+
+// The resolved scenario without its output folder: the same run written elsewhere keeps its id.
+std::string identity_text(const Scenario& sc) {
+  YAML::Node n = YAML::Clone(sc.resolved);
+  if (n["output"].IsMap()) n["output"].remove("dir");
+  std::string out;
+  canonical(n, out);
+  return out;
+}
+
 // A file named by the user outside the output folder (the HPCC formats): written beside its place, then
 // renamed, so an interrupted run never leaves it half-written.
 template <class Write>
 void write_in_place(const std::string& path, Write write) {
+  std::error_code ec;
+  // A device or pipe (/dev/stdout, a FIFO) is written as it is: there is nothing to replace.
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
+    write(path);
+    return;
+  }
   const std::string partial = path + ".partial";
   write(partial);
-  std::error_code ec;
   std::filesystem::rename(partial, path, ec);
   if (ec) throw ConfigError(path, "", "cannot move the output into place: " + ec.message());
 }
@@ -97,11 +140,15 @@ RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
   const std::vector<PfcLogRecord> pfc_log = std::move(r.counters.pfc_log);
   r.counters.pfc_log.clear();
   if (out) {
-    const std::string resolved = resolved_scenario_text(sc);
-    write_outputs(sc, net, pfc_log, resolved, *out);
-    r.run_id = run_id_of(resolved);
-    r.outputs = out->staged();
-    write_summary_json(r, out->path("summary.json"));
+    try {
+      const std::string resolved = resolved_scenario_text(sc);
+      write_outputs(sc, net, pfc_log, resolved, *out);
+      r.run_id = run_id_of(identity_text(sc));
+      r.outputs = out->staged();
+      write_summary_json(r, out->path("summary.json"));
+    } catch (const ConfigError& e) {
+      throw ConfigError(out->shown(e.where()), e.key(), e.reason());
+    }
   }
   if (!opts.hpcc_fct_path.empty())
     write_in_place(opts.hpcc_fct_path, [&](const std::string& p) { write_hpcc_fct(net, p); });

@@ -1,0 +1,239 @@
+// Outputs a user can trust (issue 31): a run folder never mixes two runs or holds a half-written file, an
+// interrupted run leaves the previous outputs as they were, a sweep resumes where it was interrupted, and
+// `lossless plot` refuses a folder whose files do not come from one complete run.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "test_util.h"
+
+namespace lossless::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A 2 MB 8:1 incast (about 1.4 ms simulated): long enough to be interrupted, with queue and rate monitors.
+constexpr const char* kMonitored = R"(name: monitored
+topology: {type: star, hosts: 9, host_link: {rate: 100Gbps, delay: 1us}}
+workload: [{type: incast, receiver: 0, senders: 1-8, size: 2MB, start: 0}]
+monitor: {queues: {interval: 1us, where: all_switch_ports}, flow_rates: {interval: 10us, flows: all}}
+)";
+constexpr const char* kPlain = R"(name: plain
+topology: {type: star, hosts: 9, host_link: {rate: 100Gbps, delay: 1us}}
+workload: [{type: incast, receiver: 0, senders: 1-8, size: 200KB, start: 0}]
+)";
+// Many small flows sampled every 10 ns: seconds of wall time with a queues.csv growing past 1 MiB, so that an
+// interrupt lands while the monitors are writing.
+constexpr const char* kLong = R"(name: long
+topology: {type: star, hosts: 17, host_link: {rate: 100Gbps, delay: 1us}}
+workload: [{type: poisson, cdf: WebSearch, load: 0.8, duration: 200ms, start: 0, hosts: all}]
+monitor: {queues: {interval: 10ns, where: all_switch_ports}, flow_rates: {interval: 1us, flows: all}}
+)";
+
+std::string write(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// Every file of a folder (not its subfolders) with its content.
+std::map<std::string, std::string> files_of(const std::string& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.is_regular_file()) out[e.path().filename().string()] = slurp(e.path().string());
+  return out;
+}
+
+// Runs a shell command line; returns the exit status, stdout and stderr.
+int shell(const std::string& cmd, std::string* out = nullptr, std::string* err = nullptr) {
+  const std::string dir = temp_dir("outputs-shell");
+  const int status = std::system((cmd + " > " + dir + "/out 2> " + dir + "/err").c_str());
+  if (out) *out = slurp(dir + "/out");
+  if (err) *err = slurp(dir + "/err");
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string bin() { return LOSSLESS_BINARY; }
+std::string plot(const std::string& dirs) {
+  return "/usr/bin/python3 " + std::string(LOSSLESS_SOURCE_DIR) + "/tools/plot.py " + dirs;
+}
+
+void expect_no_staging_left(const std::string& parent) {
+  for (const auto& e : fs::directory_iterator(parent))
+    EXPECT_EQ(e.path().filename().string().find(".partial"), std::string::npos)
+        << "left behind: " << e.path();
+}
+
+TEST(Outputs, ASecondRunReplacesTheFirstsFilesInsteadOfMixingWithThem) {
+  const std::string dir = temp_dir("outputs-mixed");
+  const std::string a = write(dir + "/a.yaml", kMonitored), b = write(dir + "/b.yaml", kPlain);
+  ASSERT_EQ(shell(bin() + " run " + a + " -o " + dir + "/X --quiet"), 0);
+  ASSERT_EQ(shell(plot(dir + "/X")), 0);
+  EXPECT_TRUE(fs::exists(dir + "/X/queues.csv") && fs::exists(dir + "/X/figures"));
+  ASSERT_EQ(shell(bin() + " run " + b + " -o " + dir + "/X --quiet"), 0);
+  // Only the second run's files: its monitors were off, and the figures drawn from the first run are gone.
+  std::set<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir + "/X")) names.insert(e.path().filename().string());
+  EXPECT_EQ(names, (std::set<std::string>{"fct.csv", "pfc.csv", "scenario.yaml", "summary.json"}));
+  const std::string summary = slurp(dir + "/X/summary.json");
+  EXPECT_NE(summary.find("\"scenario\": \"plain\""), std::string::npos);
+  EXPECT_NE(
+      summary.find("{\"file\": \"fct.csv\", \"bytes\": " + std::to_string(fs::file_size(dir + "/X/fct.csv"))),
+      std::string::npos)
+      << summary;
+  EXPECT_EQ(shell(plot(dir + "/X")), 0);
+  expect_no_staging_left(dir);
+}
+
+TEST(Outputs, PlotRefusesAFolderMixingRunsOrHoldingACutFile) {
+  const std::string dir = temp_dir("outputs-refuse");
+  const std::string a = write(dir + "/a.yaml", kMonitored), b = write(dir + "/b.yaml", kPlain);
+  ASSERT_EQ(shell(bin() + " run " + a + " -o " + dir + "/A --quiet"), 0);
+  ASSERT_EQ(shell(bin() + " run " + b + " -o " + dir + "/B --quiet"), 0);
+  fs::copy_file(dir + "/A/queues.csv",
+                dir + "/B/queues.csv");  // what a careless copy or an old version leaves
+  std::string err;
+  EXPECT_EQ(shell(plot(dir + "/B"), nullptr, &err), 2);
+  EXPECT_NE(err.find("mixes files of different runs: queues.csv"), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(dir + "/B/figures")) << "nothing drawn from a refused folder";
+  fs::remove(dir + "/B/queues.csv");
+  fs::resize_file(dir + "/A/queues.csv", 1 << 10);  // cut mid-line
+  EXPECT_EQ(shell(plot(dir + "/A"), nullptr, &err), 2);
+  EXPECT_NE(err.find("queues.csv has 1024 bytes"), std::string::npos) << err;
+  fs::remove(dir + "/B/summary.json");  // what an interrupted run of an older version left
+  EXPECT_EQ(shell(plot(dir + "/B"), nullptr, &err), 2);
+  EXPECT_NE(err.find("holds no complete run"), std::string::npos) << err;
+}
+
+TEST(Outputs, AnInterruptedRunLeavesThePreviousOutputsIntact) {
+  const std::string dir = temp_dir("outputs-interrupt");
+  const std::string b = write(dir + "/b.yaml", kPlain), big = write(dir + "/long.yaml", kLong);
+  ASSERT_EQ(shell(bin() + " run " + b + " -o " + dir + "/X --quiet"), 0);
+  const auto before = files_of(dir + "/X");
+  std::string err;
+  // SIGINT after 2 s, while the monitors stream megabytes; --preserve-status reports lossless's own status.
+  EXPECT_EQ(shell("timeout --preserve-status -s INT 2 " + bin() + " run " + big + " -o " + dir + "/X --quiet",
+                  nullptr, &err),
+            130)
+      << err;
+  EXPECT_NE(err.find("interrupted (SIGINT) at simulated time"), std::string::npos) << err;
+  EXPECT_NE(err.find("the previous run's outputs are intact in " + dir + "/X"), std::string::npos) << err;
+  EXPECT_EQ(files_of(dir + "/X"), before) << "every file of the previous run, byte for byte, and no other";
+  expect_no_staging_left(dir);
+  EXPECT_EQ(shell(plot(dir + "/X")), 0);
+  // SIGTERM does the same; into a new folder, nothing is left but the (empty) folder.
+  EXPECT_EQ(
+      shell("timeout --preserve-status -s TERM 1 " + bin() + " run " + big + " -o " + dir + "/Y --quiet",
+            nullptr, &err),
+      130)
+      << err;
+  EXPECT_NE(err.find("interrupted (SIGTERM)"), std::string::npos) << err;
+  EXPECT_NE(err.find("there is no complete run in"), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(dir + "/Y/summary.json"));
+  expect_no_staging_left(dir);
+}
+
+constexpr const char* kSweep = R"(scenario: base.yaml
+grid: {workload.0.load: [0.3, 0.5, 0.7]}
+)";
+// About a second of wall time per case.
+constexpr const char* kSweepBase = R"(name: base
+topology: {type: star, hosts: 17, host_link: {rate: 100Gbps, delay: 1us}}
+workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 8ms, start: 0, hosts: all}]
+)";
+
+TEST(Outputs, AnInterruptedSweepResumesWithoutRerunningCompleteCases) {
+  const std::string dir = temp_dir("outputs-resume");
+  write(dir + "/base.yaml", kSweepBase);
+  const std::string sweep = write(dir + "/sweep.yaml", kSweep);
+  std::string whole, part, err;
+  ASSERT_EQ(shell(bin() + " sweep " + sweep + " -o " + dir + "/whole --quiet", &whole, &err), 0) << err;
+  // Interrupt once the first case is complete and before the last one is.
+  const std::string out = dir + "/part";
+  const std::string cmd = bin() + " sweep " + sweep + " -o " + out + " --quiet & pid=$!; while [ ! -e " +
+                          out + "/load=0.3/summary.json ]; do sleep 0.02; done; kill -INT $pid; wait $pid";
+  EXPECT_EQ(shell("sh -c '" + cmd + "'", nullptr, &err), 130) << err;
+  EXPECT_NE(err.find("--resume` runs the rest"), std::string::npos) << err;
+  const std::string record = slurp(out + "/sweep.json");
+  EXPECT_NE(record.find("\"name\": \"load=0.3\", \"dir\": \"" + out +
+                        "/load=0.3\", \"ok\": true, \"status\": \"ok\""),
+            std::string::npos)
+      << record;
+  EXPECT_EQ(record.find("\"name\": \"load=0.7\", \"dir\": \"" + out + "/load=0.7\", \"ok\": true"),
+            std::string::npos)
+      << record;
+  const auto first = files_of(out + "/load=0.3");
+  const auto first_time = fs::last_write_time(out + "/load=0.3/summary.json");
+  ASSERT_EQ(shell(bin() + " sweep " + sweep + " -o " + out + " --resume", &part, &err), 0) << err;
+  EXPECT_NE(err.find("--resume: 1 of 3 cases complete"), std::string::npos) << err;
+  EXPECT_EQ(err.find("case load=0.3 ..."), std::string::npos) << "a complete case is not run again: " << err;
+  EXPECT_EQ(files_of(out + "/load=0.3"), first);
+  EXPECT_EQ(fs::last_write_time(out + "/load=0.3/summary.json"), first_time);
+  // The table, without its last line (which names the folder), is the uninterrupted sweep's.
+  auto table = [](const std::string& s) { return s.substr(0, s.rfind("outputs in")); };
+  EXPECT_EQ(table(part), table(whole));
+  for (const char* c : {"load=0.5", "load=0.7"})
+    EXPECT_EQ(slurp(out + "/" + c + "/fct.csv"), slurp(dir + "/whole/" + c + "/fct.csv")) << c;
+}
+
+TEST(Outputs, ASecondSweepIntoAFolderInUseIsRefused) {
+  const std::string dir = temp_dir("outputs-lock");
+  write(dir + "/base.yaml", kSweepBase);
+  const std::string sweep = write(dir + "/sweep.yaml", kSweep);
+  fs::create_directories(dir + "/busy");
+  const int fd = ::open((dir + "/busy").c_str(), O_RDONLY | O_DIRECTORY);  // as a running sweep holds it
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+  std::string err;
+  EXPECT_EQ(shell(bin() + " sweep " + sweep + " -o " + dir + "/busy --quiet", nullptr, &err), 2);
+  EXPECT_NE(err.find("another sweep is writing into this folder"), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(dir + "/busy/load=0.3"));
+  ::close(fd);
+}
+
+TEST(Outputs, ErrorsNameTheSetAndSuggestTheNearestName) {
+  const std::string dir = temp_dir("outputs-errors");
+  const std::string b = write(dir + "/b.yaml", kPlain);
+  std::string err;
+  EXPECT_EQ(shell(bin() + " run " + b + " --set workload.0.size=-1", nullptr, &err), 2);
+  EXPECT_NE(err.find("--set workload.0.size=-1: "), std::string::npos) << err;
+  EXPECT_EQ(err.find("b.yaml"), std::string::npos) << "the value is not the file's: " << err;
+  EXPECT_EQ(shell(bin() + " validate " + b + " --set cc.algorithm=hpc", nullptr, &err), 2);
+  EXPECT_NE(err.find("(did you mean 'hpcc'?)"), std::string::npos) << err;
+  EXPECT_EQ(shell(bin() + " validate " + b + " --set switch.pfc.alfa=0.5", nullptr, &err), 2);
+  EXPECT_NE(err.find("unknown key (did you mean 'alpha'?)"), std::string::npos) << err;
+  write(dir + "/typo.yaml", std::string(kPlain) + "montor: {pfc: true}\n");
+  EXPECT_EQ(shell(bin() + " validate " + dir + "/typo.yaml", nullptr, &err), 2);
+  EXPECT_NE(err.find("typo.yaml:4: montor: unknown key (did you mean 'monitor'?)"), std::string::npos) << err;
+  // No flow can start before stop: not a table of zeros but an error naming stop.
+  EXPECT_EQ(shell(bin() + " run " + b + " --set workload.0.start=50us --set stop=10us", nullptr, &err), 2);
+  EXPECT_NE(
+      err.find("--set stop=10us: 10us is not after the first flow's start (50.000 us): no flow could run"),
+      std::string::npos)
+      << err;
+}
+
+TEST(Outputs, EmptyBinsPrintADashNotZero) {
+  const std::string dir = temp_dir("outputs-bins");
+  const std::string b = write(dir + "/b.yaml", kPlain);
+  std::string out;
+  ASSERT_EQ(shell(bin() + " run " + b + " -o " + dir + "/X", &out), 0);
+  EXPECT_NE(out.find("<10KB              0        -        -        -        -"), std::string::npos) << out;
+  EXPECT_NE(out.find("100KB-1MB          8"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace lossless::test
