@@ -5,6 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/install-deps.sh
-scripts/build.sh build
+LOSSLESS_TARGET=lossless scripts/build.sh build
 ./build/lossless sweep experiments/default/sweep.yaml -j "$(nproc)"
-/usr/bin/python3 tools/sweep_plot.py out/default
+./build/lossless plot out/default

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# build.sh [BUILD_DIR] [extra cmake args...]: configures and builds with CMake + Ninja.
+# build.sh [BUILD_DIR] [extra cmake args...]: configures and builds with CMake + Ninja (LOSSLESS_TARGET=NAME: that
+# target only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-build}
@@ -8,4 +9,5 @@ shift || true
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@" >/dev/null
-cmake --build "$dir" -j "$(nproc)"
+# LOSSLESS_TARGET=lossless builds the simulator alone (./run.sh: the tests are not needed for the main job).
+cmake --build "$dir" -j "$(nproc)" ${LOSSLESS_TARGET:+--target "$LOSSLESS_TARGET"}

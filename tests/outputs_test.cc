@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "net/network.h"
 #include "test_util.h"
 
 namespace lossless::test {
@@ -233,6 +234,35 @@ TEST(Outputs, EmptyBinsPrintADashNotZero) {
   ASSERT_EQ(shell(bin() + " run " + b + " -o " + dir + "/X", &out), 0);
   EXPECT_NE(out.find("<10KB              0        -        -        -        -"), std::string::npos) << out;
   EXPECT_NE(out.find("100KB-1MB          8"), std::string::npos) << out;
+}
+
+// `lossless describe` names every port as the monitors take it, and each line agrees with the fabric's own
+// port table (the peer the network forwards to).
+TEST(Outputs, DescribeNamesEveryPortAndWhereItLeads) {
+  const std::string dir = temp_dir("outputs-describe");
+  const std::string d =
+      write(dir + "/d.yaml",
+            "name: d\ntopology: {type: dumbbell, left: 4, right: 4, core_link: {rate: 40Gbps, "
+            "delay: 2us}}\nworkload: [{type: flows, flows: [{src: 1, dst: 5, size: 1MB, start: 0}]}]\n");
+  std::string out, err;
+  ASSERT_EQ(shell(bin() + " describe " + d, &out, &err), 0) << err;
+  EXPECT_NE(out.find("s0:0  ->  h0:0  100Gbps 1us"), std::string::npos) << out;
+  EXPECT_NE(out.find("s0:4  ->  s1:4  40Gbps 2us"), std::string::npos) << out;  // the core link
+  ScenarioOverrides ov;
+  Scenario sc = load_scenario(d, ov);
+  Network net(sc.topology, sc.sw, sc.nic, sc.seed, 1);
+  for (std::uint32_t n = 0; n < sc.topology.nodes(); ++n) {
+    const std::string name = sc.topology.node_name(n);
+    for (std::uint32_t p = 0;; ++p) {
+      const std::string here = name + ":" + std::to_string(p) + "  ";
+      const auto at = out.find("\n" + here);
+      if (at == std::string::npos) break;
+      const std::string peer = sc.topology.node_name(net.peer_node(n, p)) + ":";
+      EXPECT_EQ(out.substr(at + 1 + here.size(), 4 + peer.size()), "->  " + peer) << here;
+    }
+  }
+  EXPECT_EQ(shell(bin() + " describe " + d + " --node s7", &out, &err), 2);
+  EXPECT_NE(err.find("'s7' is not a node of"), std::string::npos) << err;
 }
 
 }  // namespace

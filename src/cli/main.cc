@@ -30,6 +30,7 @@
 #include "scenario/substrate_keys.h"
 #include "scenario/sweep.h"
 #include "scenario/yaml_map.h"
+#include "topo/describe.h"
 
 namespace lossless {
 namespace {
@@ -41,8 +42,9 @@ constexpr const char* kUsage = R"(usage:
   lossless sweep SWEEP.yaml [-j N] [-o OUT_DIR] [--set PATH=VALUE]... [--resume] [--quiet]
   mpirun -n N lossless sweep SWEEP.yaml [...]   # cases spread over N MPI ranks, table on rank 0
   lossless reproduce PAPER|all [--full] [-j N] [-o DIR]   # PAPER: rocc ppfc rcc rcc-fattree mercury rcm hpcc
+  lossless describe SCENARIO.yaml [--node NAME] [--set PATH=VALUE]...   # nodes, ports, what each port leads to
   lossless list [cc|mechanisms|switch|nic|workloads|topologies] [--markdown (switch, nic)]
-  lossless plot OUT_DIR... [-o FIG_DIR]
+  lossless plot OUT_DIR... [-o FIG_DIR]   # a run, a sweep, or several runs overlaid
 )";
 
 [[noreturn]] void usage_error(const std::string& msg) {
@@ -195,6 +197,34 @@ int cmd_validate(int argc, char** argv) {
   return 0;
 }
 
+// The fabric of a scenario as the monitors and pfc.csv name it: every port and what it leads to.
+int cmd_describe(int argc, char** argv) {
+  std::string node;
+  std::vector<char*> rest(argv, argv + argc);
+  for (std::size_t i = 2; i < rest.size(); ++i)
+    if (std::string(rest[i]) == "--node") {
+      if (i + 1 >= rest.size()) usage_error("--node needs a node name (h3, s0)");
+      node = rest[i + 1];
+      rest.erase(rest.begin() + static_cast<long>(i), rest.begin() + static_cast<long>(i) + 2);
+      break;
+    }
+  Args a = parse_args(static_cast<int>(rest.size()), rest.data(), 2, false);
+  Scenario sc = load_scenario(a.file, a.ov);
+  const Topology& t = sc.topology;
+  std::ostringstream os;
+  if (!describe_topology(t, os, node))
+    throw ConfigError("--node", "", "'" + node + "' is not a node of " + a.file + " (h0-h" +
+                                        std::to_string(t.hosts ? t.hosts - 1 : 0) + ", s0-s" +
+                                        std::to_string(t.switches ? t.switches - 1 : 0) + ")");
+  std::printf("%s: %u hosts (h0-h%u), %u switches (s0-s%u), %zu links, %zu flows\n", a.file.c_str(), t.hosts,
+              t.hosts ? t.hosts - 1 : 0, t.switches, t.switches ? t.switches - 1 : 0, t.links.size(),
+              sc.flows.size());
+  std::printf("port -> the port at its other end, link rate and delay (monitor.queues takes \"s0:4\"; pfc.csv "
+              "names node and port)\n");
+  std::fputs(os.str().c_str(), stdout);
+  return 0;
+}
+
 int cmd_sweep(int argc, char** argv) {
   Args a = parse_args(argc, argv, 2, true);
   // Invalid cases are reported as failed after the others have run (run_sweep), not before anything runs.
@@ -202,17 +232,19 @@ int cmd_sweep(int argc, char** argv) {
   return run_sweep(plan, {a.file, a.jobs, a.quiet, a.resume});
 }
 
-// Figures are drawn by tools/plot.py with Debian's matplotlib (the system Python, where apt installs it).
+// Figures are drawn by tools/plot.py with matplotlib: Debian's /usr/bin/python3, where apt installs it, if there
+// is one (plot.py itself moves to a python3 that has matplotlib when the one it runs under has none).
 int cmd_plot(int argc, char** argv) {
   if (argc < 3) usage_error("plot needs at least one output directory");
-  std::string cmd = "/usr/bin/python3 '" + std::string(LOSSLESS_SOURCE_DIR) + "/tools/plot.py'";
+  const char* python = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  std::string cmd = std::string(python) + " '" + std::string(LOSSLESS_SOURCE_DIR) + "/tools/plot.py'";
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
     if (a.find('\'') != std::string::npos) usage_error("plot: quotes in paths are not supported");
     cmd += " '" + a + "'";
   }
   int status = std::system(cmd.c_str());
-  if (status == -1) throw InternalError("cannot start /usr/bin/python3");
+  if (status == -1) throw InternalError(std::string("cannot start ") + python);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
@@ -309,6 +341,7 @@ int main(int argc, char** argv) {
     if (cmd == "plot") return cmd_plot(argc, argv);
     if (cmd == "reproduce") return cmd_reproduce(argc, argv);
     if (cmd == "list") return cmd_list(argc, argv);
+    if (cmd == "describe") return cmd_describe(argc, argv);
     if (cmd == "-h" || cmd == "--help" || cmd == "help") {
       std::fputs(kUsage, stdout);
       return 0;
