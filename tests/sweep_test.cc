@@ -84,7 +84,8 @@ TEST(Sweep, BadGridKeyExitsTwoNamingTheKeyBeforeRunning) {
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("sweep.yaml: grid.cc.algorithmm: not a key of the scenario"), std::string::npos)
       << r.err;
-  EXPECT_NE(r.err.find("cc.algorithmm=dcqcn: unknown key (did you mean 'algorithm'?)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cc.algorithmm=dcqcn: unknown key (did you mean 'algorithm'?)"), std::string::npos)
+      << r.err;
   EXPECT_FALSE(fs::exists(dir + "/out"));
   std::string err;
   EXPECT_EQ(run_cli("validate " + dir + "/sweep.yaml", &err), 2);

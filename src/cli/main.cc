@@ -213,14 +213,16 @@ int cmd_describe(int argc, char** argv) {
   const Topology& t = sc.topology;
   std::ostringstream os;
   if (!describe_topology(t, os, node))
-    throw ConfigError("--node", "", "'" + node + "' is not a node of " + a.file + " (h0-h" +
-                                        std::to_string(t.hosts ? t.hosts - 1 : 0) + ", s0-s" +
-                                        std::to_string(t.switches ? t.switches - 1 : 0) + ")");
+    throw ConfigError("--node", "",
+                      "'" + node + "' is not a node of " + a.file + " (h0-h" +
+                          std::to_string(t.hosts ? t.hosts - 1 : 0) + ", s0-s" +
+                          std::to_string(t.switches ? t.switches - 1 : 0) + ")");
   std::printf("%s: %u hosts (h0-h%u), %u switches (s0-s%u), %zu links, %zu flows\n", a.file.c_str(), t.hosts,
               t.hosts ? t.hosts - 1 : 0, t.switches, t.switches ? t.switches - 1 : 0, t.links.size(),
               sc.flows.size());
-  std::printf("port -> the port at its other end, link rate and delay (monitor.queues takes \"s0:4\"; pfc.csv "
-              "names node and port)\n");
+  std::printf(
+      "port -> the port at its other end, link rate and delay (monitor.queues takes \"s0:4\"; pfc.csv "
+      "names node and port)\n");
   std::fputs(os.str().c_str(), stdout);
   return 0;
 }
@@ -232,8 +234,8 @@ int cmd_sweep(int argc, char** argv) {
   return run_sweep(plan, {a.file, a.jobs, a.quiet, a.resume});
 }
 
-// Figures are drawn by tools/plot.py with matplotlib: Debian's /usr/bin/python3, where apt installs it, if there
-// is one (plot.py itself moves to a python3 that has matplotlib when the one it runs under has none).
+// Figures are drawn by tools/plot.py with matplotlib: Debian's /usr/bin/python3, where apt installs it, if
+// there is one (plot.py itself moves to a python3 that has matplotlib when the one it runs under has none).
 int cmd_plot(int argc, char** argv) {
   if (argc < 3) usage_error("plot needs at least one output directory");
   const char* python = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
