@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <numeric>
 #include <string>
@@ -27,6 +28,27 @@ workload: [{type: flows, flows: [
   {src: 4, dst: 12, size: 20MB}, {src: 5, dst: 13, size: 20MB}, {src: 6, dst: 14, size: 20MB}, {src: 7, dst: 15, size: 20MB}]}]
 monitor: {queues: {interval: 1us, where: ["s0:8"]}, flow_rates: {interval: 100us, flows: all}}
 )";
+
+// Per-flow delivered bytes over consecutive windows of `window_ns` in (from_ns, to_ns], each as a fraction of
+// the window's mean over the flows minus 1 (0 = exactly the fair share): one vector per window.
+std::vector<std::vector<double>> share_deviations(const RunOutput& out, double from_ns, double to_ns,
+                                                  double window_ns) {
+  std::map<long, std::map<std::string, double>> bytes;  // window -> flow -> rate sum
+  for (const auto& row : out.csv("flow_rates.csv")) {
+    const double t = num(row, "time_ns");
+    if (t <= from_ns || t > to_ns) continue;
+    bytes[static_cast<long>((t - from_ns - 1) / window_ns)][row.at("flow_id")] += num(row, "rate_bps");
+  }
+  std::vector<std::vector<double>> dev;
+  for (const auto& [w, flows] : bytes) {
+    double total = 0;
+    for (const auto& [id, b] : flows) total += b;
+    std::vector<double> d;
+    for (const auto& [id, b] : flows) d.push_back(b / (total / static_cast<double>(flows.size())) - 1);
+    dev.push_back(d);
+  }
+  return dev;
+}
 
 TEST(ExpressPassScenario, EightLongFlowsKeepTheBottleneckQueueShortTheLinkFullAndTheShareFair) {
   auto out = run_yaml(kEightToOneLink, "xpass_8flows");
@@ -57,6 +79,40 @@ TEST(ExpressPassScenario, EightLongFlowsKeepTheBottleneckQueueShortTheLinkFullAn
   EXPECT_LT(total, 1.01 * limit);
   EXPECT_GT(total, 0.9 * limit);
   for (double m : mean) EXPECT_NEAR(m, total / 8, 0.1 * total / 8);
+  // Over 1 ms windows the shares spread far wider: the authors' ns-2 model (XPass-ns2, the same 8-flow
+  // dumbbell at 100 G / 1 us with its 10-credit queues, 4 runs) gives a standard deviation of 0.19-0.24 of
+  // the fair share and single windows 0.47-0.86 off it; ours 0.21-0.26 and 0.52-0.73 (6 runs;
+  // docs/model.md, "ExpressPass"). The bound is that spread with a margin: it fails if the control law
+  // stops evening out the shares, not on the scheme's own noise.
+  double sum_sq = 0;
+  std::size_t n = 0;
+  for (const auto& window : share_deviations(out, 1'000'000, 12'000'000, 1'000'000))
+    for (double d : window) {
+      sum_sq += d * d;
+      ++n;
+    }
+  ASSERT_EQ(n, 88u);
+  EXPECT_LT(std::sqrt(sum_sq / static_cast<double>(n)), 0.35);
+}
+
+TEST(ExpressPassScenario, TwoLongFlowsShareTheBottleneckEquallyInEveryMillisecond) {
+  // Two flows through one 100 G link: each within 10 % of the fair share in every 1 ms window once the
+  // first millisecond is over. The authors' ns-2 model in this setting keeps both within 4 % (1538-B
+  // frames); ours within 1 % (1048-B frames, 4 % with 1538-B ones). With 8 flows neither does (above).
+  auto out = run_yaml(R"(
+topology: {type: dumbbell, left: 2, right: 2, host_link: {rate: 100Gbps, delay: 1us}, core_link: {rate: 100Gbps, delay: 1us}}
+cc: {algorithm: expresspass}
+workload: [{type: flows, flows: [{src: 0, dst: 2, size: 40MB}, {src: 1, dst: 3, size: 40MB}]}]
+monitor: {flow_rates: {interval: 100us, flows: all}}
+)",
+                      "xpass_2flows");
+  ASSERT_EQ(out.result.flows_completed, 2u);
+  const auto windows = share_deviations(out, 1'000'000, 7'000'000, 1'000'000);
+  ASSERT_EQ(windows.size(), 6u);
+  for (const auto& window : windows) {
+    ASSERT_EQ(window.size(), 2u);
+    for (double d : window) EXPECT_LT(std::abs(d), 0.1);
+  }
 }
 
 Scenario load_scenario_text(const std::string& yaml) {

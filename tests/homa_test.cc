@@ -78,6 +78,38 @@ workload: [{type: flows, flows: [{src: 1, dst: 0, size: 52KB, start: 0}]}]
   EXPECT_GT(out.result.counters.control_packets, 2u);  // the 1 MB message had grants
 }
 
+TEST(HomaScenario, AMessageTheReceiverSetAsideIsGrantedAgain) {
+  // One message granted at a time (overcommitment 1), RTTbytes 52.5 KB (grants end mid-packet). The 1 MB
+  // message's window drains while the receiver grants the 200 KB one; its last packet goes 500 B beyond the
+  // grant. Once the short message is through, the long one is granted again and completes (before the fix
+  // it never was: the run ended with 1 of 2 messages done).
+  auto out = run_yaml(R"(
+topology: {type: star, hosts: 3, host_link: {rate: 100Gbps, delay: 1us}}
+cc: {algorithm: homa, params: {rtt_bytes: 52500, overcommitment: 1}}
+workload: [{type: flows, flows: [{src: 1, dst: 0, size: 1MB, start: 0}, {src: 2, dst: 0, size: 200KB, start: 20us}]}]
+)",
+                      "homa_set_aside");
+  ASSERT_EQ(out.result.flows_completed, 2u);
+  // Both back to back on h0's link: 1.2 MB in about 100 us; the long one is not left waiting.
+  EXPECT_LT(fct_us(out, 0), 110);
+}
+
+TEST(HomaScenario, LeafSpineWebSearchCompletesEveryMessage) {
+  // Issue 26's case: an 18.6 MB message (flow 86, h6 -> h12) received nothing after 4.4 ms and the run
+  // ended with 348 of 349 messages done (RTTbytes 102.5 KB here, so grants end mid-packet).
+  auto out = run_yaml(R"(
+seed: 3
+topology: {type: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 8, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 400Gbps, delay: 1us}}
+switch: {buffer: 32MB}
+cc: {algorithm: homa}
+workload: [{type: poisson, cdf: WebSearch, load: 0.3, duration: 10ms}]
+)",
+                      "homa_leaf_spine");
+  EXPECT_EQ(out.result.flows_total, 349u);
+  EXPECT_EQ(out.result.flows_completed, out.result.flows_total);
+  EXPECT_EQ(out.result.counters.drops, 0u);
+}
+
 constexpr const char* kFatTreeWebSearch = R"(
 seed: 2
 topology: {type: fat_tree, k: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 400Gbps, delay: 1us}}

@@ -293,7 +293,7 @@ void HomaNic::schedule() {
   for (unsigned r = 0; r < m; ++r) {
     HomaReceiver& msg = *chosen_[r];
     const Bytes size = msg.flow().size_bytes;
-    if (msg.granted_bytes() - msg.received_bytes() >= rtt_bytes_) continue;  // RTTbytes outstanding already
+    if (msg.outstanding_bytes() >= rtt_bytes_) continue;  // RTTbytes outstanding already
     unsigned level = unsched_levels + (s - m + r);
     const Bytes to_grant = size - msg.granted_bytes();
     if (p_.boost_tail && to_grant < rtt_bytes_) level = std::min(level, unscheduled_level(to_grant));

@@ -174,6 +174,11 @@ class HomaReceiver final : public ReceiverControl {
   const Flow& flow() const { return flow_; }
   Bytes received_bytes() const { return received_; }
   Bytes granted_bytes() const { return granted_; }
+  // Granted but not yet received. The NIC sends a packet whole while its first byte is below the send
+  // gate (as Homa's Linux sender does; HomaSimulation grants whole packets instead), and RTTbytes need not
+  // be a multiple of the MTU, so a sender may go up to a packet beyond a grant: once all of a message's
+  // granted bytes have arrived, received can exceed granted, and nothing is outstanding.
+  Bytes outstanding_bytes() const { return granted_ > received_ ? granted_ - received_ : 0; }
   // The NIC's scheduler extends the grant.
   void grant(Bytes offset, std::uint8_t priority);
   std::uint8_t last_grant_priority() const { return last_prio_; }

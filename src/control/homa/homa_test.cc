@@ -167,6 +167,30 @@ TEST(HomaReceiver, OneMessagePerSenderIsGranted) {
   EXPECT_EQ(h.nic(0).granted()[1], &h.rx(2));
 }
 
+TEST(HomaReceiver, AMessageWhoseSenderWentBeyondItsGrantIsGrantedAgain) {
+  // RTTbytes 100.5 KB: grants end mid-packet, and the sender sends the whole packet the gate cuts (as
+  // Homa's Linux sender does), so a message whose granted bytes all arrive while the receiver grants
+  // another has received more than it was granted. It must be granted again when its turn comes (it was
+  // left stalled for good when "granted - received" wrapped around).
+  HomaNet h(params(3, 3, 100'500), {flow(1, 0, 1'000'000), flow(1, 0, 150'000)}, 2);
+  h.deliver(0, 0);
+  EXPECT_EQ(h.rx(0).granted_bytes(), 101'500u);
+  h.deliver(1, 0);  // same sender, fewer bytes to grant: granted instead of message 0
+  ASSERT_EQ(h.nic(0).granted().size(), 1u);
+  EXPECT_EQ(h.nic(0).granted()[0], &h.rx(1));
+  // Message 0's window drains, the last packet [101000, 102000) 500 B beyond its grant; no grant for it.
+  for (Bytes seq = 1'000; seq <= 101'000; seq += 1'000) h.deliver(0, seq);
+  EXPECT_EQ(h.rx(0).granted_bytes(), 101'500u);
+  EXPECT_EQ(h.rx(0).received_bytes(), 102'000u);
+  EXPECT_EQ(h.rx(0).outstanding_bytes(), 0u);
+  // Message 1 is granted in full; at the next arrival it leaves the scheduler and message 0 is granted
+  // RTTbytes beyond what arrived.
+  for (Bytes seq = 1'000; seq < 50'000; seq += 1'000) h.deliver(1, seq);
+  EXPECT_EQ(h.rx(1).granted_bytes(), 150'000u);
+  h.deliver(1, 50'000);
+  EXPECT_EQ(h.rx(0).granted_bytes(), 102'000u + 100'500u);
+}
+
 TEST(HomaReceiver, TheTailOfAMessageTravelsAtItsUnscheduledPriority) {
   // 250 KB: after 150 KB granted only 100 KB remain to grant (< RTTbytes): boosted to the unscheduled level
   // its remaining size gives (a single unscheduled level here: priority 1).
