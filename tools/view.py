@@ -42,7 +42,7 @@ table { border-collapse: collapse; font-size: 0.85em; } td, th { border: 1px sol
 
 BODY = """<h1>{title}</h1>
 <p class="meta">{meta}</p>
-<div id="controls"><button id="play">play</button> <input id="slider" type="range" min="0" value="0">
+<div id="controls"><button id="play">play</button> <button id="fit">fit width</button> <input id="slider" type="range" min="0" value="0">
 <span id="time"></span>
 <form id="flowform" style="display:inline"> flow <input id="flowid" size="6"> <button>show</button></form>
 <span id="pick"></span>

@@ -156,9 +156,15 @@
   const svg = document.createElementNS(NS, "svg");
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   // small fabrics are drawn larger than their natural size, large ones scroll
-  svg.setAttribute("width", Math.min(4000, width * (width < 500 ? 3 : width < 1000 ? 1.6 : 1)));
+  svg.setAttribute("width", Math.min(4000, width * (width < 500 ? 2 : width < 1000 ? 1.5 : 1)));
   svg.setAttribute("id", "fabric");
   $("drawing").appendChild(svg);
+  const natural = svg.getAttribute("width");
+  $("fit").addEventListener("click", () => {
+    const fit = svg.getAttribute("width") !== "100%";
+    svg.setAttribute("width", fit ? "100%" : natural);
+    $("fit").textContent = fit ? "actual size" : "fit width";
+  });
   const el = (tag, attrs, parent) => { const e = document.createElementNS(NS, tag);
     for (const k in attrs) e.setAttribute(k, attrs[k]); (parent || svg).appendChild(e); return e; };
   const gLinks = el("g", {}), gNodes = el("g", {}), gPorts = el("g", {});
@@ -202,6 +208,7 @@
       const r = el("rect", {x: x[id] - hostW / 2, y: y[id] - 6, width: hostW, height: 12, class: "host", "data-node": n[0]}, gNodes);
       r.addEventListener("click", () => pickHost(id));
       el("title", {}, r).textContent = n[0];
+      if (hostW >= 12) el("text", {x: x[id], y: y[id] + 18, class: "label"}, gNodes).textContent = n[0];
       return;
     }
     const w = switchW(id);

@@ -59,7 +59,12 @@ FabricMonitor::FabricMonitor(Network& net, TimePs interval_ps, const std::string
 
 void FabricMonitor::start(TimePs until) {
   until_ = until;
-  net_.sim().at(interval_ps_, &FabricMonitor::sample_event, this);
+  // Nothing moves before the first flow starts (HPCC flow files start at 2 s): the first sample is the first
+  // interval boundary after it.
+  TimePs first = kTimeNever;
+  for (const Flow& f : net_.flows()) first = std::min(first, f.start_ps);
+  if (first == kTimeNever) first = 0;
+  net_.sim().at((first / interval_ps_ + 1) * interval_ps_, &FabricMonitor::sample_event, this);
 }
 
 void FabricMonitor::sample_event(void* target, std::uint64_t) {
