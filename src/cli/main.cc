@@ -45,6 +45,7 @@ constexpr const char* kUsage = R"(usage:
   lossless describe SCENARIO.yaml [--node NAME] [--set PATH=VALUE]...   # nodes, ports, what each port leads to
   lossless list [cc|mechanisms|switch|nic|workloads|topologies] [--markdown (switch, nic)]
   lossless plot OUT_DIR... [-o FIG_DIR]   # a run, a sweep, or several runs overlaid
+  lossless view OUT_DIR [-o FILE.html]    # an interactive page of a run recorded with monitor.fabric
 )";
 
 [[noreturn]] void usage_error(const std::string& msg) {
@@ -250,6 +251,21 @@ int cmd_plot(int argc, char** argv) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
+// The interactive page of a run (tools/view.py): one self-contained HTML file.
+int cmd_view(int argc, char** argv) {
+  if (argc < 3) usage_error("view needs a run's output directory");
+  const char* python = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  std::string cmd = std::string(python) + " '" + std::string(LOSSLESS_SOURCE_DIR) + "/tools/view.py'";
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.find('\'') != std::string::npos) usage_error("view: quotes in paths are not supported");
+    cmd += " '" + a + "'";
+  }
+  int status = std::system(cmd.c_str());
+  if (status == -1) throw InternalError(std::string("cannot start ") + python);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 template <class Entry>
 void print_schemes(const std::vector<Entry>& schemes) {
   for (const auto& s : schemes) {
@@ -341,6 +357,7 @@ int main(int argc, char** argv) {
     if (cmd == "sweep") return cmd_sweep(argc, argv);
     if (cmd == "hpcc") return cmd_hpcc(argc, argv);
     if (cmd == "plot") return cmd_plot(argc, argv);
+    if (cmd == "view") return cmd_view(argc, argv);
     if (cmd == "reproduce") return cmd_reproduce(argc, argv);
     if (cmd == "list") return cmd_list(argc, argv);
     if (cmd == "describe") return cmd_describe(argc, argv);

@@ -13,6 +13,7 @@
 #include "net/network.h"
 #include "scenario/output_dir.h"
 #include "scenario/progress.h"
+#include "stats/fabric_monitor.h"
 #include "stats/monitors.h"
 #include "stats/run_summary.h"
 #include "stats/writers.h"
@@ -22,12 +23,13 @@ namespace {
 
 // Queue and flow-rate monitors sample the whole fabric at once: they need it on one thread.
 unsigned threads_for(const Scenario& sc, const RunOptions& opts) {
-  const bool monitors = opts.write_outputs && (sc.monitor.queues || sc.monitor.flow_rates);
+  const bool monitors =
+      opts.write_outputs && (sc.monitor.queues || sc.monitor.flow_rates || sc.monitor.fabric);
   unsigned threads = std::max(1u, opts.threads);
   if (monitors && threads > 1) {
     if (!opts.quiet)
       std::fprintf(stderr,
-                   "[lossless] monitor.queues / monitor.flow_rates sample the whole fabric: one thread\n");
+                   "[lossless] monitor.queues / flow_rates / fabric sample the whole fabric: one thread\n");
     threads = 1;
   }
   return threads;
@@ -112,6 +114,7 @@ RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
 
   std::unique_ptr<QueueMonitor> qmon;
   std::unique_ptr<FlowRateMonitor> rmon;
+  std::unique_ptr<FabricMonitor> fmon;
   if (opts.write_outputs && sc.monitor.queues) {
     qmon = std::make_unique<QueueMonitor>(net, sc.monitor, out->path("queues.csv"));
     qmon->start(sc.stop_ps);
@@ -119,6 +122,11 @@ RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
   if (opts.write_outputs && sc.monitor.flow_rates) {
     rmon = std::make_unique<FlowRateMonitor>(net, sc.monitor, out->path("flow_rates.csv"));
     rmon->start(sc.stop_ps);
+  }
+  if (out && sc.monitor.fabric) {
+    fmon = std::make_unique<FabricMonitor>(net, sc.monitor.fabric_interval_ps, out->path("fabric.json"),
+                                           out->path("fabric.bin"));
+    fmon->start(sc.stop_ps);
   }
 
   ProgressLine progress(sc.flows.size());
@@ -129,6 +137,7 @@ RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
   net.finish_accounting();
   if (qmon) qmon->finish();
   if (rmon) rmon->finish();
+  if (fmon) fmon->finish();
 
   RunResult r = summarize_run(net);
   r.scenario = sc.name;

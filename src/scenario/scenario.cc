@@ -494,6 +494,15 @@ MonitorConfig read_monitor(YamlMap m, const Topology& topo, std::size_t flows) {
     }
     r.finish();
   }
+  {
+    // What `lossless view` draws: every port's queue and pause state and every flow's rate.
+    bool present = m.has("fabric");
+    YamlMap f = m.map("fabric");
+    c.fabric = f.flag("enabled", present);
+    c.fabric_interval_ps = f.time("interval", 10 * kPsPerUs);
+    if (c.fabric_interval_ps == 0) f.fail("interval", "must be positive");
+    f.finish();
+  }
   c.pfc = m.flag("pfc", true);
   m.finish();
   return c;
