@@ -144,6 +144,9 @@ struct NicConfig {
   Bytes int_hop_bytes = 8;  // wire bytes added per INT record (HPCC)
   std::uint32_t ack_interval = 1;
   TimePs cnp_interval_ps = 50 * kPsPerUs;  // 0: the ACK of each marked packet carries the CNP
+  // false: a CNP at once on a marked packet, then at most one per interval (the DCQCN paper); true: checks
+  // every interval from the flow's first packet (the DCQCN authors' ns-3, bobzhuyb/ns3-rdma)
+  bool cnp_periodic = false;
   bool ack_high_priority = true;
   // ACK/NACK at the data priority in switches, but sent by the NIC even while that priority is paused (the
   // HPCC simulator's ACK_HIGH_PRIO 1, which raises ACKs only at the sending NIC).
@@ -180,6 +183,14 @@ struct NicConfig {
         "at most one CNP per flow per interval while marked packets arrive; 0 = the ACK of each "
         "marked packet carries the CNP (HPCC code); auto = the congestion control's choice (50us for "
         "DCQCN paper, 0 for DCQCN hpcc)");
+    std::string timing = cnp_periodic ? "periodic" : "immediate";
+    v.choice("cnp_timing", timing, {"immediate", "periodic"},
+             "when the notification point sends CNPs (cnp_interval > 0): immediate = at once on a marked "
+             "packet if none was sent in the last interval (the DCQCN paper); periodic = at checks every "
+             "interval from the flow's first packet, if a marked packet arrived since the last check (the "
+             "DCQCN authors' ns-3, bobzhuyb/ns3-rdma: the first CNP comes up to one interval after the "
+             "first mark)");
+    cnp_periodic = timing == "periodic";
     std::string ack = ack_high_priority ? "high" : ack_unpaused_at_nic ? "data_unpaused" : "data";
     v.choice("ack_priority", ack, {"high", "data", "data_unpaused"},
              "high (priority 0, never paused) | data (the flow's priority) | data_unpaused (the flow's "

@@ -163,6 +163,11 @@ void RdmaNic::send_cnp(const Packet& data) {
   send(make_reply(data, PacketType::kCnp));
 }
 
+void RdmaNic::send_cnp(std::uint32_t flow_id) {
+  ++part_.counters.cnps;
+  send(packet_for_flow(flow_id, PacketType::kCnp, static_cast<std::uint32_t>(net_.nic_config().cnp_bytes)));
+}
+
 Packet* RdmaNic::make_reply(const Packet& data, PacketType type) {
   Packet* p = part_.pool.get();
   write_reply(p, type, ReplyTo{data.flow_id, data.src, data.dst, data.sent_ps, data.priority});

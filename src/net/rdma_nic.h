@@ -67,6 +67,9 @@ class RdmaNic {
   }
   // A CNP for the flow of `data` (the ECN notification point): counted, queued, sent.
   void send_cnp(const Packet& data);
+  // The same for flow `flow_id` of which this NIC is the receiver, without a data packet at hand (a periodic
+  // notification point's check).
+  void send_cnp(std::uint32_t flow_id);
 
   static void arrive_event(void* port, std::uint64_t packet);
   static void kick(void* owner, std::uint16_t port);
