@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/units.h"
 #include "net/flow_control.h"
+#include "net/packet_layout.h"
 #include "net/routing_policy.h"
 #include "net/switch_architecture.h"
 #include "net/switch_mechanism.h"
@@ -492,6 +493,29 @@ MonitorConfig read_monitor(YamlMap m, const Topology& topo, std::size_t flows) {
   return c;
 }
 
+// The node at dotted `path` below `n` (undefined when a part is missing).
+YAML::Node node_at(const YAML::Node& n, const std::string& path) {
+  if (path.empty()) return n;
+  if (!n.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
+  const auto dot = path.find('.');
+  const YAML::Node child = n[path.substr(0, dot)];
+  if (!child.IsDefined()) return YAML::Node(YAML::NodeType::Undefined);
+  return dot == std::string::npos ? child : node_at(child, path.substr(dot + 1));
+}
+
+// The packet slots of the schemes the scenario selects, laid out in the order the network lays them out
+// (net/packet_layout.h): schemes whose packet fields cannot fit together are refused before anything runs.
+void check_packet_layout(const Scenario& sc, const YAML::Node& root, const std::string& file) {
+  PacketLayout layout;
+  try {
+    lay_out_switch_slots(layout, sc.sw);
+    if (sc.mechanism) layout.add("switch.mechanism", *sc.mechanism);
+    layout.add("cc.algorithm", *sc.cc);
+  } catch (const ConfigError& e) {
+    throw ConfigError(where_of(file, node_at(root, e.key())), e.key(), e.reason());
+  }
+}
+
 }  // namespace
 
 void apply_set(YAML::Node& root, const std::string& path, const std::string& value) {
@@ -577,6 +601,7 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& file, const S
   }
   sc.nic = read_nic(top.map("nic"), *sc.cc);
   sc.sw = read_switch(top.map("switch"), sc.topology, sc.nic, sc.cc->hints(), &sc.mechanism);
+  check_packet_layout(sc, root, file);
   if (sc.nic.rto_ps == kTimeNever) {
     // auto: lossless fabrics need no timeout (NACKs cover reordering); lossy ones need one for tail losses,
     // unless the scheme recovers losses with its own timers.
