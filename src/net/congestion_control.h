@@ -107,6 +107,9 @@ struct SubstrateHints {
   // Handlers read and write records across whole packets (INT): the event loop prefetches all of a packet.
   bool prefetch_whole_packet = false;
   std::string required_mechanism;  // switch.mechanism the scheme cannot work without
+  // switch.architecture the scheme cannot work without (Homa and ExpressPass give every switch port their
+  // own queue set, which takes the place of the shared architecture's per-priority queues); empty: any
+  std::string required_architecture;
   // switch.ecn.enabled default: false for schemes whose switches are the congestion and notification points
   // (Mercury), so that neither RED marks nor the receivers' CNPs reach their senders
   bool ecn_enabled = true;

@@ -212,6 +212,11 @@ SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, 
     if (!hints.required_mechanism.empty() && mech != hints.required_mechanism)
       m.fail("mechanism", "the congestion control needs switch.mechanism: " + hints.required_mechanism);
   }
+  if (!hints.required_architecture.empty() && c.architecture != hints.required_architecture)
+    m.fail("architecture",
+           "the congestion control gives every switch port its own queues: it needs "
+           "switch.architecture: " +
+               hints.required_architecture + " (not " + c.architecture + ")");
   m.finish();
 
   // Each switch must hold its reserves and (lossless) headrooms with room left for a shared pool.
