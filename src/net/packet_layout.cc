@@ -82,14 +82,13 @@ void PacketLayout::add(const std::string& owner, SlotList slots) {
             if (o != owner && std::find(others.begin(), others.end(), o) == others.end()) others.push_back(o);
           fields += std::string(", '") + p.spec->name + "' (" + std::to_string(p.spec->size) + " B)";
         }
-      std::string who = others.empty() ? owner : owner + " and " + owners_text(others);
+      const std::string who = others.empty() ? owner : owner + " and " + owners_text(others);
+      const std::string area = std::to_string(kPacketExtBytes) + "-byte extension area";
+      const std::string field = std::string("'") + spec->name + "' (" + std::to_string(spec->size) +
+                                " B on " + kinds_text(n.kinds) + ")";
       throw ConfigError("", "",
-                        who + " cannot run together: their packet fields do not fit in the " +
-                            std::to_string(kPacketExtBytes) +
-                            "-byte extension area of the packets that carry "
-                            "them all ('" +
-                            spec->name + "' (" + std::to_string(spec->size) + " B on " + kinds_text(n.kinds) +
-                            ")" + fields + ")");
+                        who + " cannot run together: their packet fields do not fit in the " + area +
+                            " of the packets that carry them all (" + field + fields + ")");
     }
     n.offset = offset;
     n.check.name = spec->name;
