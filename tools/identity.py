@@ -6,7 +6,8 @@ that is not meant to alter results (a refactor, a speed-up).
 usage: tools/identity.py --base BASE_BIN [--new build/lossless] [--out out/identity] [--groups g1,g2] [-j N]
 Groups: bench (bench/scenarios), default (the default sweep), pfc (the default scenario with a 2 MB buffer, every
 scheme, plus a lossy case and a star incast), hpcc (the four HPCC-simulator configs of experiments/hpcc-ws30,
-HPCC-format files included), rocc (experiments/rocc/run.py). Base outputs are cached per base binary (by its hash),
+HPCC-format files included), rocc (experiments/rocc/run.py), schemes (every other case of the default sweep at
+the pfc group's small size: the schemes with packet slots, flow-control policies, marking, VOQ, RCM). Base outputs are cached per base binary (by its hash),
 so a second comparison against the same base only runs the new build. Exit 0 when everything is identical.
 Standard library only.
 """
@@ -30,6 +31,24 @@ SCHEMES = {  # --set lists of every registered scheme at its usual settings
     "timely-hpcc": ["cc.algorithm=timely", "cc.params.preset=hpcc_paper"],
     "dctcp": ["cc.algorithm=dctcp", "cc.params.preset=hpcc_paper"],
     "rocc": ["cc.algorithm=rocc", "switch.mechanism=rocc"],
+}
+OTHER_SCHEMES = {  # the other cases of experiments/default/sweep.yaml
+    "homa": ["cc.algorithm=homa"],
+    "expresspass": ["cc.algorithm=expresspass"],
+    "ppfc": ["cc.algorithm=dcqcn", "cc.params.variant=paper", "switch.flow_control=ppfc"],
+    "capfc": ["cc.algorithm=dcqcn", "cc.params.variant=paper", "switch.flow_control=capfc"],
+    "qcn": ["cc.algorithm=qcn", "switch.mechanism=qcn"],
+    "dcqcn-pi": ["cc.algorithm=dcqcn", "cc.params.variant=paper", "switch.ecn.marking=pi"],
+    "bfc": ["cc.algorithm=none", "switch.flow_control=bfc", "switch.ecn.enabled=false"],
+    "rcc": ["cc.algorithm=rcc"],
+    "mercury": ["cc.algorithm=mercury", "switch.mechanism=mercury", "switch.ecn.enabled=false"],
+    "pacc": ["cc.algorithm=dcqcn", "cc.params.variant=paper", "switch.mechanism=pacc", "switch.ecn.enabled=false"],
+    "dcqcn-tcd": ["cc.algorithm=dcqcn_tcd", "switch.mechanism=tcd", "switch.ecn.enabled=false"],
+    "dcqcn-with-tcd": ["cc.algorithm=dcqcn", "switch.mechanism=tcd", "switch.ecn.enabled=false"],
+    "voq-dcqcn": ["switch.architecture=voq", "switch.voq.queue_size=400KB", "cc.algorithm=dcqcn",
+                  "cc.params.variant=paper"],
+    "rcm": ["switch.architecture=voq", "switch.voq.queue_size=400KB", "switch.mechanism=rcm",
+            "cc.algorithm=dcqcn", "cc.params.variant=paper"],
 }
 
 
@@ -63,6 +82,10 @@ def cases(groups):
         out.append(("pfc", "incast-star", "run", [os.path.join(ROOT, "bench", "scenarios", "incast64-star100g.yaml"),
                                                   "--set", "monitor.pfc=true", "--set", "cc.algorithm=none",
                                                   "--set", "cc.params={}"]))
+    if "schemes" in groups:
+        small = ["--set", "switch.buffer=2MB", "--set", "workload.0.duration=10ms", "--set", "workload.1.count=19"]
+        for name, sets in OTHER_SCHEMES.items():
+            out.append(("schemes", name, "run", [default] + small + sum((["--set", s] for s in sets), [])))
     if "hpcc" in groups:
         for cfg in ("config_dcqcn", "config_hp", "config_timely", "config_dctcp"):
             out.append(("hpcc", cfg, "hpcc", [os.path.join(ROOT, "experiments", "hpcc-ws30", cfg + ".txt"),
@@ -145,7 +168,7 @@ def main():
     ap.add_argument("--with-scenario", action="store_true", help="compare the resolved scenario.yaml too")
     a = ap.parse_args()
     groups = set(a.groups.split(","))
-    unknown = groups - {"bench", "default", "pfc", "hpcc", "rocc"}
+    unknown = groups - {"bench", "default", "pfc", "hpcc", "rocc", "schemes"}
     if unknown:
         print(f"identity.py: unknown group(s) {', '.join(sorted(unknown))}", file=sys.stderr)
         return 2

@@ -15,7 +15,9 @@ namespace lossless {
 //   Receiver(const Params&, ReceiverContext&, const Flow&, const CcEnv&)  per flow at its receiver
 //            (default: EcnNotificationPoint, the RoCEv2 NIC's);
 //   Nic(const Params&, RdmaNic&, const CcEnv&)                              per NIC;
-//   SwitchPart(const Params&, Switch&, Network&)                            per switch (a SwitchMechanism).
+//   SwitchPart(const Params&, Switch&, Network&)                            per switch (a SwitchMechanism);
+//   kSlots: the packet slots all of its parts use (net/packet_slot.h), on Parts (or on the Sender of a
+//            scheme registered with LOSSLESS_REGISTER_CC).
 template <class P, class S>
 struct CcParts {
   using Params = P;
@@ -48,6 +50,13 @@ class CcFactoryOf final : public CcFactory {
     }
   }
   const MechanismFactory* switch_part() const override { return switch_part_.get(); }
+  SlotList slots() const override {
+    if constexpr (requires { Parts::kSlots; }) {
+      return slots_of<Parts>();
+    } else {
+      return slots_of<Sender>();
+    }
+  }
   std::size_t state_bytes() const override { return sizeof(Sender) + sizeof(ReceiverType); }
   SubstrateHints hints() const override {
     if constexpr (requires(const Params& p) { p.hints(); }) {

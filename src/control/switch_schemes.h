@@ -9,6 +9,9 @@
 
 namespace lossless {
 
+// Each scheme class below may list the packet slots its parts use: `static constexpr const SlotSpec* kSlots[]
+// = {...};` (net/packet_slot.h).
+//
 // Policy(const Params&, Switch&) per switch; `Policy::kLossless` says whether it keeps the fabric lossless.
 // A policy with a part on every NIC names it `using Nic = ...`, built as Nic(const Params&, RdmaNic&, const
 // CcEnv&).
@@ -20,6 +23,7 @@ class FlowControlFactoryOf final : public FlowControlFactory {
     return std::make_unique<Policy>(p_, sw);
   }
   bool lossless() const override { return Policy::kLossless; }
+  SlotList slots() const override { return slots_of<Policy>(); }
   SwitchPathFns path(unsigned features, bool custom_buffer) const override {
     return switch_path_for<Policy>(features, custom_buffer);
   }
@@ -43,6 +47,7 @@ class RoutingFactoryOf final : public RoutingFactory {
   std::unique_ptr<RoutingPolicy> create(Switch& sw, Network& net) const override {
     return std::make_unique<Router>(p_, sw, net);
   }
+  SlotList slots() const override { return slots_of<Router>(); }
 
  private:
   Params p_;
@@ -58,6 +63,7 @@ class ArchitectureFactoryOf final : public ArchitectureFactory {
   std::unique_ptr<EgressQueues> create_queues(Switch& sw, const Port& port) const override {
     return Arch::queues(p_, sw, port);
   }
+  SlotList slots() const override { return slots_of<Arch>(); }
 
  private:
   Params p_;

@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/params.h"
 #include "net/flow_control.h"
+#include "net/packet_layout.h"
 #include "net/routing_policy.h"
 #include "net/switch_architecture.h"
 #include "net/switch_mechanism.h"
@@ -56,6 +57,13 @@ void resolve_switch_schemes(SwitchConfig& c) {
         default_scheme<ArchitectureRegistry, ArchitectureFactory>(c.architecture, "switch.architecture");
   if (!c.marking_factory && c.ecn_marking != "red")
     c.marking_factory = default_scheme<MarkingRegistry, MarkingFactory>(c.ecn_marking, "switch.ecn.marking");
+}
+
+void lay_out_switch_slots(PacketLayout& layout, const SwitchConfig& c) {
+  layout.add("switch.flow_control", *c.flow_control_factory);
+  layout.add("switch.routing", *c.routing_factory);
+  layout.add("switch.architecture", *c.architecture_factory);
+  if (c.marking_factory) layout.add("switch.ecn.marking", *c.marking_factory);
 }
 
 }  // namespace lossless

@@ -18,6 +18,7 @@ class FlowControlFactory;
 class RoutingFactory;
 class ArchitectureFactory;
 class MarkingFactory;
+class PacketLayout;
 class ParamSource;
 
 // Names of the registered switch schemes of each kind (for the choices below).
@@ -131,6 +132,9 @@ struct SwitchConfig {
 
 // Fills the scheme factories a configuration names but does not hold, with the schemes' default parameters.
 void resolve_switch_schemes(SwitchConfig& c);
+// Lays out the packet slots of the switch configuration's schemes (resolved): flow control, routing,
+// architecture and marking, in that order (net/packet_layout.h).
+void lay_out_switch_slots(PacketLayout& layout, const SwitchConfig& c);
 
 struct NicConfig {
   Bytes mtu_bytes = 1000;  // payload per packet

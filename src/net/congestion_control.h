@@ -18,6 +18,8 @@
 #include "core/simulator.h"
 #include "net/config.h"
 #include "net/packet.h"
+#include "net/packet_layout.h"
+#include "net/scheme_factory.h"
 
 namespace lossless {
 
@@ -40,7 +42,8 @@ struct CcEnv {
   // ACK back. Their sum is the RTT a sender measures on an idle path.
   TimePs data_one_way_ps;
   TimePs ack_one_way_ps;
-  bool lossless;  // the switches keep the fabric lossless (PFC); false: they drop when full
+  bool lossless;              // the switches keep the fabric lossless (PFC); false: they drop when full
+  const PacketLayout& slots;  // the run's packet layout: a part binds its packet slots here
 };
 
 // Cache-line aligned for the same reason as SenderQp.
@@ -54,7 +57,7 @@ class alignas(64) CongestionControl {
   virtual void on_cnp(const Packet& cnp) { (void)cnp; }
   // A scheme packet of this flow arrived at its sender (a switch's feedback, a grant, a credit).
   virtual void on_packet(const Packet& p) { (void)p; }
-  // A data packet is about to leave: the scheme may write its fields (ext<T>()).
+  // A data packet is about to leave: the scheme may write its packet slots (ext_init(slot)).
   virtual void on_sent(Packet& data) { (void)data; }
   // The flow completed: stop timers.
   virtual void on_finish() {}
@@ -104,6 +107,9 @@ struct SubstrateHints {
   // Handlers read and write records across whole packets (INT): the event loop prefetches all of a packet.
   bool prefetch_whole_packet = false;
   std::string required_mechanism;  // switch.mechanism the scheme cannot work without
+  // switch.architecture the scheme cannot work without (Homa and ExpressPass give every switch port their
+  // own queue set, which takes the place of the shared architecture's per-priority queues); empty: any
+  std::string required_architecture;
   // switch.ecn.enabled default: false for schemes whose switches are the congestion and notification points
   // (Mercury), so that neither RED marks nor the receivers' CNPs reach their senders
   bool ecn_enabled = true;
@@ -116,7 +122,7 @@ struct SubstrateHints {
   std::vector<RateValue> ecn_kmin_bytes, ecn_kmax_bytes, ecn_pmax;
 };
 
-class CcFactory {
+class CcFactory : public SchemeFactory {
  public:
   virtual ~CcFactory() = default;
   virtual std::unique_ptr<CongestionControl> create(SenderQp& qp, const CcEnv& env) const = 0;

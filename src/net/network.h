@@ -11,6 +11,7 @@
 #include "net/congestion_control.h"
 #include "net/net_counters.h"
 #include "net/packet.h"
+#include "net/packet_layout.h"
 #include "net/partition.h"
 #include "net/queue_pair.h"
 #include "net/rdma_nic.h"
@@ -73,6 +74,8 @@ class Network {
   TimePs now() const;
   std::uint64_t events_processed() const;
   const SwitchConfig& switch_config() const { return sw_cfg_; }
+  // Where the packet slots of the run's schemes live (net/packet_layout.h): parts bind their slots here.
+  const PacketLayout& slots() const { return layout_; }
   const NicConfig& nic_config() const { return nic_cfg_; }
   const Topology& topology() const { return topo_; }
   const RoutingTable& routes() const { return routes_; }
@@ -133,6 +136,7 @@ class Network {
   NicConfig nic_cfg_;
   std::uint64_t seed_;
   TimePs lookahead_ps_ = 0;
+  PacketLayout layout_;  // before the nodes: their schemes hold slots bound to it
   std::vector<std::uint8_t> node_part_;
   std::vector<std::unique_ptr<Partition>> parts_;
   std::vector<NodeClock> node_clocks_;  // order-key clocks: one per node, then the set-up context

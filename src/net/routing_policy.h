@@ -6,6 +6,7 @@
 
 #include "core/scheme_registry.h"
 #include "net/packet.h"
+#include "net/scheme_factory.h"
 
 namespace lossless {
 
@@ -24,7 +25,7 @@ class RoutingPolicy {
   virtual std::uint16_t choose(const Packet& p, const std::uint16_t* candidates, std::uint32_t n) = 0;
 };
 
-class RoutingFactory {
+class RoutingFactory : public SchemeFactory {
  public:
   virtual ~RoutingFactory() = default;
   virtual std::unique_ptr<RoutingPolicy> create(Switch& sw, Network& net) const = 0;

@@ -91,6 +91,15 @@ void Switch::set_router(std::unique_ptr<RoutingPolicy> r) { router_ = std::move(
 
 void Switch::set_egress_queues(std::uint16_t port, std::unique_ptr<EgressQueues> q) {
   LOSSLESS_CHECK(ports[port].queued_bytes == 0, "egress queues replaced while packets wait");
+  // Whoever gave the port its queue set (the architecture, a flow-control policy, a scheme's switch part)
+  // holds on to it: a second one would leave the first working on queues that are gone.
+  if (custom_queues_[port])
+    throw ConfigError(
+        "", "switch",
+        "two of the selected schemes give port " + std::to_string(port) + " of switch " +
+            net_.topology().node_name(node_) +
+            " their own queue set (switch.architecture, switch.flow_control, switch.mechanism or "
+            "the congestion control's switch part): they cannot be combined");
   ports[port].custom_queues = q.get();
   custom_queues_[port] = std::move(q);
   if (!retry_) {

@@ -10,6 +10,7 @@
 
 #include "core/scheme_registry.h"
 #include "net/packet.h"
+#include "net/scheme_factory.h"
 
 namespace lossless {
 
@@ -55,7 +56,7 @@ struct MechanismHints {
   bool ecn_enabled = true;
 };
 
-class MechanismFactory {
+class MechanismFactory : public SchemeFactory {
  public:
   virtual ~MechanismFactory() = default;
   virtual std::unique_ptr<SwitchMechanism> create(Switch& sw, Network& net) const = 0;

@@ -12,6 +12,7 @@
 #include "core/suggest.h"
 #include "core/units.h"
 #include "net/flow_control.h"
+#include "net/packet_layout.h"
 #include "net/routing_policy.h"
 #include "net/switch_architecture.h"
 #include "net/switch_mechanism.h"
@@ -218,6 +219,11 @@ SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, 
     if (!hints.required_mechanism.empty() && mech != hints.required_mechanism)
       m.fail("mechanism", "the congestion control needs switch.mechanism: " + hints.required_mechanism);
   }
+  if (!hints.required_architecture.empty() && c.architecture != hints.required_architecture)
+    m.fail("architecture",
+           "the congestion control gives every switch port its own queues: it needs "
+           "switch.architecture: " +
+               hints.required_architecture + " (not " + c.architecture + ")");
   m.finish();
 
   // Each switch must hold its reserves and (lossless) headrooms with room left for a shared pool.
@@ -508,6 +514,29 @@ MonitorConfig read_monitor(YamlMap m, const Topology& topo, std::size_t flows) {
   return c;
 }
 
+// The node at dotted `path` below `n` (undefined when a part is missing).
+YAML::Node node_at(const YAML::Node& n, const std::string& path) {
+  if (path.empty()) return n;
+  if (!n.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
+  const auto dot = path.find('.');
+  const YAML::Node child = n[path.substr(0, dot)];
+  if (!child.IsDefined()) return YAML::Node(YAML::NodeType::Undefined);
+  return dot == std::string::npos ? child : node_at(child, path.substr(dot + 1));
+}
+
+// The packet slots of the schemes the scenario selects, laid out in the order the network lays them out
+// (net/packet_layout.h): schemes whose packet fields cannot fit together are refused before anything runs.
+void check_packet_layout(const Scenario& sc, const YAML::Node& root, const std::string& file) {
+  PacketLayout layout;
+  try {
+    lay_out_switch_slots(layout, sc.sw);
+    if (sc.mechanism) layout.add("switch.mechanism", *sc.mechanism);
+    layout.add("cc.algorithm", *sc.cc);
+  } catch (const ConfigError& e) {
+    throw ConfigError(where_of(file, node_at(root, e.key())), e.key(), e.reason());
+  }
+}
+
 }  // namespace
 
 void apply_set(YAML::Node& root, const std::string& path, const std::string& value) {
@@ -598,6 +627,7 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& file, const S
   }
   sc.nic = read_nic(top.map("nic"), *sc.cc);
   sc.sw = read_switch(top.map("switch"), sc.topology, sc.nic, sc.cc->hints(), &sc.mechanism);
+  check_packet_layout(sc, root, file);
   if (sc.nic.rto_ps == kTimeNever) {
     // auto: lossless fabrics need no timeout (NACKs cover reordering); lossy ones need one for tail losses,
     // unless the scheme recovers losses with its own timers.

@@ -55,6 +55,8 @@ struct HomaResendField {
   Bytes offset;
   Bytes end;
 };
+inline constexpr PacketSlot<HomaGrantField> kHomaGrantField{"homa.grant", {"homa.grant"}};
+inline constexpr PacketSlot<HomaResendField> kHomaResendField{"homa.resend", {"homa.resend"}};
 
 // Message sizes that end each unscheduled level but the last (ascending): a message of size s uses the
 // first level whose cut-off is >= s. The cut-offs split the unscheduled bytes of a size distribution (sizes
@@ -84,7 +86,8 @@ struct HomaParams {
 
   SubstrateHints hints() const {
     SubstrateHints h;
-    h.own_loss_recovery = true;  // RESENDs and timers, not the NIC's go-back-N timeout
+    h.own_loss_recovery = true;          // RESENDs and timers, not the NIC's go-back-N timeout
+    h.required_architecture = "shared";  // strict-priority queues on every port (HomaSwitch)
     return h;
   }
 
@@ -162,6 +165,8 @@ class HomaSender final : public CongestionControl {
   Bytes resend_end_ = 0;  // going back for a RESEND: up to here, then on from resume_
   Bytes resume_ = 0;
   Timer timer_;
+  Slot<HomaGrantField> grant_;
+  Slot<HomaResendField> resend_;
 };
 
 // Per flow at the receiver: reassembly and the RESEND timer; scheduling is the NIC's (HomaNic).
@@ -203,6 +208,8 @@ class HomaReceiver final : public ReceiverControl {
   // Out-of-order data beyond the in-order end: disjoint [start, end) ranges, ascending.
   std::vector<std::pair<Bytes, Bytes>> held_;
   Timer timer_;
+  Slot<HomaGrantField> grant_;
+  Slot<HomaResendField> resend_;
 };
 
 // Per NIC: the sender's SRBF choice among its QPs and the receiver's grant scheduler.
@@ -265,6 +272,7 @@ struct Homa {
   using Receiver = HomaReceiver;
   using Nic = HomaNic;
   using SwitchPart = HomaSwitch;
+  static constexpr const SlotSpec* kSlots[] = {&kHomaGrantField, &kHomaResendField};
 };
 
 }  // namespace lossless

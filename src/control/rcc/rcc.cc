@@ -123,7 +123,8 @@ RccReceiver::RccReceiver(const RccParams& p, ReceiverContext&, const Flow& flow,
       rules_(rules_config(p, env.data_one_way_ps, env.nic.mtu_bytes), bdp_bytes_),
       pid_timer_(Timer::bind<RccReceiver, &RccReceiver::on_pid_timer>(this)),
       window_(bdp_bytes_),
-      count_payload_(p.received_bytes == "payload") {
+      count_payload_(p.received_bytes == "payload"),
+      fields_(env.slots.bind(kRccFields)) {
   nic_.keep_at_least(base_rtt_ps_);
 }
 
@@ -150,13 +151,13 @@ void RccReceiver::on_data(const Packet& data) {
     window_ = cap;
     return;
   }
-  const double delay_ps = static_cast<double>(nic_.clock_reading(now) - data.ext<RccFields>().stamp_ps);
+  const double delay_ps = static_cast<double>(nic_.clock_reading(now) - data.ext(fields_).stamp_ps);
   if (rules_.on_sample(seconds(delay_ps), busy_, cap) && !done_) pid_timer_.arm_after(sim_, base_rtt_ps_);
   window_ = rules_.window_bytes();
 }
 
 void RccReceiver::on_ack(Packet& ack) {
-  RccFields& f = ack.type == PacketType::kAck ? ack.ext<RccFields>() : ack.ext_init<RccFields>();
+  RccFields& f = ack.type == PacketType::kAck ? ack.ext(fields_) : ack.ext_init(fields_);
   f.window_bytes = window_;
   f.last_hop_busy = busy_;
 }
@@ -179,18 +180,17 @@ RccSender::RccSender(const RccParams& p, SenderQp& qp, const CcEnv& env)
       mtu_bytes_(static_cast<double>(env.nic.mtu_bytes)),
       rules_(rules_config(p, base_rtt_ps_, env.nic.mtu_bytes), bdp_bytes(qp.line_rate_bps, base_rtt_ps_)),
       pid_timer_(Timer::bind<RccSender, &RccSender::on_pid_timer>(this)),
-      cap_bytes_(bdp_bytes(qp.line_rate_bps, base_rtt_ps_)) {
+      cap_bytes_(bdp_bytes(qp.line_rate_bps, base_rtt_ps_)),
+      fields_(env.slots.bind(kRccFields)) {
   // Starts at line rate (the NIC's) with one line-rate BDP in flight.
   qp.window_bytes = static_cast<Bytes>(std::ceil(cap_bytes_));
 }
 
-void RccSender::on_sent(Packet& data) {
-  data.ext_init<RccFields>().stamp_ps = nic_.clock_reading(sim_.now());
-}
+void RccSender::on_sent(Packet& data) { data.ext_init(fields_).stamp_ps = nic_.clock_reading(sim_.now()); }
 
 void RccSender::on_ack(const Packet& ack) {
   if (ack.type != PacketType::kAck) return;
-  const RccFields& f = ack.ext<RccFields>();
+  const RccFields& f = ack.ext(fields_);
   if (!p_.sender_side()) {
     apply(f.window_bytes);
     return;

@@ -87,6 +87,8 @@ struct RccFields {
   double window_bytes;    // ack: W (variant receiver), or the EWA share (variant sender)
   bool last_hop_busy;     // ack, variant sender: B_R >= eta C base_rtt at the receiver
 };
+// On data packets, their ACKs (the data packet turned around) and NACKs (the window only).
+inline constexpr PacketSlot<RccFields> kRccFields{"rcc.fields", {"data", "ack", "nack"}};
 
 // Algorithm 1 and the PID for one flow, in the delay its measurer sees (one-way at the receiver, RTT at the
 // sender). Windows in bytes, delays in seconds.
@@ -181,6 +183,7 @@ class RccReceiver final : public ReceiverControl {
   bool count_payload_;
   bool busy_ = false;
   bool counted_ = false, done_ = false;
+  Slot<RccFields> fields_;
 };
 
 // Per flow at its sender: the window from the latest ACK, paced at W / base_rtt (variant sender: from its own
@@ -208,6 +211,7 @@ class RccSender final : public CongestionControl {
   RccFlowRules rules_;  // variant sender only
   Timer pid_timer_;
   double cap_bytes_;  // variant sender: the latest EWA share from the receiver
+  Slot<RccFields> fields_;
 };
 
 struct Rcc {
@@ -215,6 +219,7 @@ struct Rcc {
   using Sender = RccSender;
   using Receiver = RccReceiver;
   using Nic = RccNic;
+  static constexpr const SlotSpec* kSlots[] = {&kRccFields};
 };
 
 }  // namespace lossless

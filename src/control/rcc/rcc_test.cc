@@ -140,6 +140,7 @@ struct RccNet {
   }
   RccReceiver& rx(std::uint32_t id) { return *static_cast<RccReceiver*>(net.receiver(id).control); }
   RccNic& nic(std::uint32_t host) { return *static_cast<RccNic*>(net.nic(host).control()); }
+  Slot<RccFields> fields() const { return net.slots().bind(kRccFields); }
   // A data packet of flow `id` at byte `seq`, sent `one_way` ago.
   void deliver(std::uint32_t id, Bytes seq, TimePs one_way) {
     Packet p;
@@ -149,7 +150,7 @@ struct RccNet {
     p.payload_bytes = 1000;
     p.wire_bytes = 1048;
     p.sent_ps = net.sim().now() - one_way;
-    p.ext_init<RccFields>().stamp_ps = static_cast<std::int64_t>(p.sent_ps);
+    p.ext_init(fields()).stamp_ps = static_cast<std::int64_t>(p.sent_ps);
     net.receiver(id).control->on_data(p);
   }
   // Moves the clock on by `dt` (running what falls due), also when nothing is pending.
@@ -200,9 +201,9 @@ TEST(RccReceiverRules, AckCarriesTheWindow) {
   t.deliver(1, 0, kDataOneWay);
   Packet ack;
   ack.type = PacketType::kAck;
-  ack.ext_init<RccFields>().stamp_ps = 0;
+  ack.ext_init(t.fields()).stamp_ps = 0;
   t.rx(1).on_ack(ack);
-  EXPECT_NEAR(ack.ext<RccFields>().window_bytes, kBdp / 2, 1e-6);
+  EXPECT_NEAR(ack.ext(t.fields()).window_bytes, kBdp / 2, 1e-6);
 }
 
 TEST(RccReceiverRules, OneWayDelayDetectsInNetworkCongestionAndThePidRunsOncePerBaseRtt) {
@@ -276,19 +277,19 @@ TEST(RccSenderRules, WindowAndPaceFromTheAck) {
   Packet ack;
   ack.type = PacketType::kAck;
   ack.seq = 0;
-  ack.ext_init<RccFields>().window_bytes = kBdp / 4;
+  ack.ext_init(t.fields()).window_bytes = kBdp / 4;
   qp.cc->on_ack(ack);
   EXPECT_EQ(qp.window_bytes, static_cast<Bytes>(std::ceil(kBdp / 4)));
   EXPECT_NEAR(qp.rate_bps, 25e9, 1);
   // A share under one packet: the window lets one packet out, the pace follows the share.
-  ack.ext<RccFields>().window_bytes = 100;
+  ack.ext(t.fields()).window_bytes = 100;
   qp.cc->on_ack(ack);
   EXPECT_EQ(qp.window_bytes, 1000u);
   EXPECT_NEAR(qp.rate_bps, 100 * 8 / (static_cast<double>(kBaseRtt) * 1e-12), 1);
   // A NACK carries no window.
   Packet nack;
   nack.type = PacketType::kNack;
-  nack.ext_init<RccFields>().window_bytes = 1e9;
+  nack.ext_init(t.fields()).window_bytes = 1e9;
   qp.cc->on_ack(nack);
   EXPECT_EQ(qp.window_bytes, 1000u);
 }
@@ -330,7 +331,7 @@ TEST(RccSenderVariant, RttAndPidAtTheSender) {
   auto& sender = *static_cast<RccSender*>(qp.cc);
   Packet ack;
   ack.type = PacketType::kAck;
-  ack.ext_init<RccFields>() = {0, kBdp, false};
+  ack.ext_init(t.fields()) = {0, kBdp, false};
   for (int i = 0; i < 3; ++i) {
     t.advance(kBaseRtt);
     ack.sent_ps = t.net.sim().now() - kBaseRtt - 2 * kPsPerUs;  // RTT 2 us over base (> base x 1.2)

@@ -171,7 +171,8 @@ RcmMechanism::RcmMechanism(const RcmParams& p, Switch& sw, Network& net)
       net_(net),
       periodic_cfr_(p.cfr_sampling == "periodic"),
       strict_window_(p.window_mode == "strict"),
-      rng_(net.seed(), "rcm", sw.index()) {
+      rng_(net.seed(), "rcm", sw.index()),
+      cn_(net.slots().bind(kRcmCnFields)) {
   const std::size_t n = sw.ports.size();
   for (Port& port : sw.ports) {
     auto* q = dynamic_cast<VoqQueues*>(port.custom_queues);
@@ -364,7 +365,7 @@ void RcmMechanism::send_cn(std::uint16_t in_port, std::uint16_t out_port, std::u
   cn->priority = kControlPriority;
   cn->ecn_capable = false;
   cn->wire_bytes = static_cast<std::uint32_t>(p_.cn_size + ids.size() * p_.cn_id_size);
-  RcmCnFields& f = cn->ext_init<RcmCnFields>();
+  RcmCnFields& f = cn->ext_init(cn_);
   f.fb_q = fb_q;
   f.n_ids = static_cast<std::uint8_t>(ids.size());
   std::copy(ids.begin(), ids.end(), f.ids);
@@ -376,7 +377,7 @@ void RcmMechanism::send_cn(std::uint16_t in_port, std::uint16_t out_port, std::u
 bool RcmMechanism::on_packet(Port& in, Packet* p) {
   if (p->type != kRcmCn) return false;
   const TimePs now = sw_.sim().now();
-  const RcmCnFields& f = p->ext<RcmCnFields>();
+  const RcmCnFields& f = p->ext(cn_);
   const std::uint16_t port = in.index;
   PortState& s = ports_[port];
   const TimePs until = now + p_.remote_hold;

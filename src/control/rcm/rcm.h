@@ -255,17 +255,19 @@ class RegionalWindow {
   bool has_new_fb_ = false;
 };
 
-// What a CN carries (the packet's scheme fields).
+// What a CN carries (RCM's packet slot on its link-local CN kind).
 struct RcmCnFields {
   static constexpr std::size_t kMaxIds = 32;
   std::uint8_t fb_q;
   std::uint8_t n_ids;
   std::uint32_t ids[kMaxIds];
 };
+inline constexpr PacketSlot<RcmCnFields> kRcmCnFields{"rcm.cn", {"rcm.cn"}};
 
 class RcmMechanism final : public SwitchMechanism {
  public:
   static constexpr const char* kRequiredArchitecture = "voq";
+  static constexpr const SlotSpec* kSlots[] = {&kRcmCnFields};
   RcmMechanism(const RcmParams& p, Switch& sw, Network& net);
   ~RcmMechanism() override;
   unsigned packet_hooks() const override { return kOnEnqueue | kOnDequeue | kOnPacket; }
@@ -349,6 +351,7 @@ class RcmMechanism final : public SwitchMechanism {
     std::size_t flows;
   };
   std::vector<TraceRow> trace_;
+  Slot<RcmCnFields> cn_;
 };
 
 }  // namespace lossless

@@ -53,7 +53,8 @@ TimePs TcdSwitch::auto_max_ton_ps(TimePs delay_ps, RateBps rate_bps, Bytes pfc_b
   return static_cast<TimePs>(factor * static_cast<double>(loop));
 }
 
-TcdSwitch::TcdSwitch(const TcdParams& p, Switch& sw, Network& net) : p_(p), sw_(sw), net_(net) {}
+TcdSwitch::TcdSwitch(const TcdParams& p, Switch& sw, Network& net)
+    : p_(p), sw_(sw), net_(net), mark_(net.slots().bind(kTcdMark)) {}
 
 void TcdSwitch::start() {
   const SwitchConfig& cfg = net_.switch_config();
@@ -95,7 +96,7 @@ void TcdSwitch::on_dequeue(const Port& egress, Packet& p) {
   if (s == TcdPortState::State::kCongestion) {
     if (p.ecn_capable) p.ecn_ce = true;
   } else if (s == TcdPortState::State::kUndetermined && p_.mark_undetermined) {
-    p.ext<TcdMark>().ue = true;
+    p.ext_init(mark_).ue = true;
   }
 }
 
