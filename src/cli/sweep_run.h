@@ -14,9 +14,11 @@ struct SweepRunOptions {
   std::string file;  // the sweep file, for messages and sweep.json
   int jobs = 1;      // cases side by side in this process (each MPI rank runs its share this way)
   bool quiet = false;
+  bool check = false;  // --check: every case checks every invariant during its run; a stalled flow fails it
 };
 
-// Returns the exit status: 0; 2 when a case failed on bad input; 1 when one failed on an internal error.
+// Returns the exit status: 0; 2 when a case failed on bad input; 1 when one failed on an internal error; with
+// `check`, 3 when no case failed but one has stalled flows.
 // Rank 0 (or the only process) prints the table on stdout, one error line per failed case on stderr, and
 // writes OUT/sweep.json (the cases in order, their directories and how each ended).
 int run_sweep(const SweepPlan& plan, const SweepRunOptions& opts);

@@ -1,10 +1,13 @@
 // What a finished run reports: summary.json, the results table and comparisons are all made from this.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "net/deadlock.h"
 #include "net/net_counters.h"
+#include "net/stalls.h"
 #include "stats/fct_stats.h"
 
 namespace lossless {
@@ -28,6 +31,15 @@ struct RunResult {
   std::uint64_t packet_struct_bytes = 0;  // sizeof(Packet)
   std::uint64_t flow_state_bytes = 0;     // fixed state per flow (Network::flow_state_bytes)
   TimePs first_start_ps = 0;
+  // What the run checked about itself (net/run_checks.h): its unfinished flows, the PFC deadlocks found, the
+  // invariant checks (every invariant at the end; `full`: also every check.interval) and the one violated.
+  UnfinishedReport unfinished;
+  std::vector<DeadlockReport> deadlocks;
+  std::uint64_t deadlocks_found = 0;
+  bool checks_full = false;
+  std::uint64_t check_passes = 0;
+  std::string violation;
+  std::array<std::uint64_t, 3> data_drops{};  // data packets dropped, by DropReason
 };
 
 // Prints the human-readable results table.
