@@ -13,9 +13,10 @@ constexpr std::size_t kMaxTurnEntries = std::size_t{1} << 24;
 }  // namespace
 
 DeadlockDetector::DeadlockDetector(Network& net) : net_(net), logs_(net.partitions()) {
-  watching_ = build_turns();
-  if (!watching_) return;
   recheck_interval_ps_ = 8 * std::max<TimePs>(net_.lookahead_ps(), 1);
+  // Every change of pause state between two switches is logged; the routes' turns are looked at when the
+  // first one comes (most runs never pause a switch-to-switch link), and a fabric whose routes cannot form a
+  // cycle stops logging then.
   const Topology& topo = net_.topology();
   for (std::uint32_t s = 0; s < net_.switch_count(); ++s) {
     Switch& sw = net_.switch_at(s);
@@ -25,10 +26,21 @@ DeadlockDetector::DeadlockDetector(Network& net) : net_(net), logs_(net.partitio
   }
 }
 
-DeadlockDetector::~DeadlockDetector() {
-  if (!watching_) return;
+DeadlockDetector::~DeadlockDetector() { stop_logging(); }
+
+void DeadlockDetector::stop_logging() {
   for (std::uint32_t s = 0; s < net_.switch_count(); ++s)
     for (Port& p : net_.switch_at(s).ports) p.pause_log = nullptr;
+  for (auto& log : logs_) log.clear();
+}
+
+bool DeadlockDetector::watching() {
+  if (!turns_built_) {
+    turns_built_ = true;
+    watching_ = build_turns();
+    if (!watching_) stop_logging();
+  }
+  return watching_;
 }
 
 bool DeadlockDetector::build_turns() {
@@ -126,7 +138,7 @@ bool DeadlockDetector::turn(std::uint32_t s, std::uint16_t in, std::uint16_t out
 }
 
 bool DeadlockDetector::wants(std::size_t partition, TimePs end_ps) const {
-  if (!watching_) return false;
+  if (turns_built_ && !watching_) return false;
   return !logs_[partition].empty() || (!pending_.empty() && end_ps >= recheck_ps_);
 }
 
@@ -205,7 +217,9 @@ void DeadlockDetector::report(const std::vector<const Port*>& cycle, std::uint8_
 
 std::vector<std::size_t> DeadlockDetector::at_window_end(TimePs end_ps) {
   std::vector<std::size_t> found;
-  if (!watching_) return found;
+  bool news = !pending_.empty();
+  for (const auto& log : logs_) news = news || !log.empty();
+  if (!news || !watching()) return found;
   std::vector<PauseTransition> events;
   for (auto& log : logs_) {
     events.insert(events.end(), log.begin(), log.end());

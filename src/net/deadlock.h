@@ -8,8 +8,9 @@
 // A cycle needs a cycle of possible turns (ingress port -> egress port) among the links between switches —
 // the channel dependency graph of the routes (Dally and Seitz). Routes are shortest paths, so the turns are
 // known from the routing table before the run: fabrics whose graph has no cycle (leaf-spine, fat tree: up and
-// down) cannot deadlock and are not watched at all. Otherwise every pause and resume of a port between two
-// switches is logged (net/port.h, PauseTransition) and, between windows (when no partition runs), the
+// down) cannot deadlock and are not watched (from their first pause between switches on: the graph is built
+// then). Otherwise every pause and resume of a port between two switches is logged (net/port.h,
+// PauseTransition) and, between windows (when no partition runs), the
 // detector looks for a cycle through each port paused since: X -> Y when Y is a port of X's downstream
 // switch, paused at the same priority, whose queue holds a packet that arrived from X. Ports that stay paused
 // are looked at again every few windows (a packet in flight when the pause began may close the cycle later).
@@ -55,8 +56,9 @@ class DeadlockDetector {
   DeadlockDetector& operator=(const DeadlockDetector&) = delete;
   ~DeadlockDetector();
 
-  // Whether the routes can form a cyclic buffer dependency (false: nothing is watched).
-  bool watching() const { return watching_; }
+  // Whether the routes can form a cyclic buffer dependency (false: nothing is watched). Worked out from the
+  // routing table when first asked (at_window_end asks when the first pause between switches comes).
+  bool watching();
   // Whether partition `i` has something for at_window_end (pause changes it logged), or a recheck is due.
   bool wants(std::size_t partition, TimePs end_ps) const;
   // Takes in the pause changes logged up to `end_ps` and looks for cycles; returns the indices (in reports())
@@ -79,12 +81,14 @@ class DeadlockDetector {
   };
   static Key key(const Port* p, std::uint8_t prio) { return {p->node, p->index, prio}; }
   bool build_turns();
+  void stop_logging();
   bool turn(std::uint32_t s, std::uint16_t in, std::uint16_t out) const;
   bool holds_from(const Port& y, std::uint16_t in_port, std::uint8_t prio);
   bool search(const Port* start, std::uint8_t prio, std::vector<const Port*>& cycle);
   void report(const std::vector<const Port*>& cycle, std::uint8_t prio, TimePs end_ps);
 
   Network& net_;
+  bool turns_built_ = false;
   bool watching_ = false;
   // Per switch: its ports that lead to switches (compact index), and the possible turns among them.
   std::vector<std::vector<std::int32_t>> link_index_;  // port -> index among switch-facing ports, or -1

@@ -38,9 +38,10 @@ void FabricChecker::check(TimePs now, bool drained) {
   ++passes_;
   collect_drops();
   take_census();
+  // A lost packet is named by its flow first (it also leaves its buffer's counters wrong).
+  check_flows(now);
   check_ports(now, drained);
   check_buffers(now);
-  check_flows(now);
 }
 
 void FabricChecker::collect_drops() {

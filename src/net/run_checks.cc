@@ -22,9 +22,8 @@ bool RunChecks::wants(std::size_t partition, TimePs end_ps) const {
 }
 
 void RunChecks::at_window_end(TimePs end_ps) {
-  if (deadlocks_.watching())
-    for (std::size_t i : deadlocks_.at_window_end(end_ps))
-      if (on_deadlock_) on_deadlock_(deadlocks_.reports()[i]);
+  for (std::size_t i : deadlocks_.at_window_end(end_ps))
+    if (on_deadlock_) on_deadlock_(deadlocks_.reports()[i]);
   if (full_ && end_ps >= next_check_ps_) {
     checker_.check(end_ps, false);
     next_check_ps_ = end_ps + interval_ps_;

@@ -59,8 +59,46 @@ UnfinishedReport classify_unfinished(const Network& net, RunEnd end, TimePs end_
     const SenderQp& q = net.qp(f.id);
     const ReceiverContext& rx = net.receiver(f.id);
     const Port& nic = net.nic(f.src).port;
+    // What holds it back, in the order of RdmaNic::may_send.
+    enum class Wait { kAck, kGate, kPaused, kWindow, kPacing, kNothing } wait;
+    const Bytes win = q.window();
+    if (q.snd_nxt >= f.size_bytes)
+      wait = Wait::kAck;
+    else if (q.snd_nxt >= q.send_limit_bytes)
+      wait = Wait::kGate;
+    else if (nic.paused(q.priority))
+      wait = Wait::kPaused;
+    else if (win && q.in_flight() >= win)
+      wait = Wait::kWindow;
+    else if (q.next_avail_ps > end_ps)
+      wait = Wait::kPacing;
+    else
+      wait = Wait::kNothing;
+    static constexpr const char* kWaitNames[] = {"acknowledgement", "send gate", "paused priority",
+                                                 "window",          "pacing",    "nothing"};
+    const char* waits_for =
+        wait == Wait::kGate && q.cc ? q.cc->send_gate_name() : kWaitNames[static_cast<int>(wait)];
+    ++r.waiting_for[waits_for];
+    const TimePs last_progress = std::max({f.start_ps, rx.last_delivery_ps, q.last_progress_ps});
+    bool deadlocked = false;
+    const Port* paused_on_path = first_paused_on_path(net, f, q.priority, deadlocks, deadlocked);
+    const char* why = nullptr;
+    if (end == RunEnd::kDrained)
+      why = "no event left: the event queue drained at ";
+    else if (deadlocked)
+      why = "its path runs through a PFC deadlock";
+    else if (end_ps - last_progress >= stall_after_ps)
+      why = "nothing delivered or acknowledged since ";
+    if (!why) {
+      ++r.active;
+      continue;
+    }
+    ++r.stalled;
+    if (r.stalls.size() >= UnfinishedReport::kMaxListed) continue;
+    // The listed ones in words.
     FlowWait w;
     w.flow = f.id;
+    w.stalled = true;
     w.src = topo.node_name(f.src);
     w.dst = topo.node_name(f.dst);
     w.size_bytes = f.size_bytes;
@@ -68,56 +106,47 @@ UnfinishedReport classify_unfinished(const Network& net, RunEnd end, TimePs end_
     w.sent_bytes = q.max_sent;
     w.delivered_bytes = rx.expected;
     w.in_flight_bytes = census && f.id < census->flow_bytes.size() ? census->flow_bytes[f.id] : 0;
-    w.last_progress_ps = std::max({f.start_ps, rx.last_delivery_ps, q.last_progress_ps});
-    // What holds it back, in the order of RdmaNic::may_send.
-    if (q.snd_nxt >= f.size_bytes) {
-      w.waits_for = "acknowledgement";
-      w.detail = "all " + b(f.size_bytes) + " sent, " + b(q.snd_una) + " acknowledged, " + b(rx.expected) +
-                 " delivered";
-    } else if (q.snd_nxt >= q.send_limit_bytes) {
-      w.waits_for = q.cc ? q.cc->send_gate_name() : "send gate";
-      w.detail =
-          "send gate at " + b(q.send_limit_bytes) + " of " + b(f.size_bytes) + ", " + b(q.snd_nxt) + " sent";
-    } else if (nic.paused(q.priority)) {
-      w.waits_for = "paused priority";
-      w.detail = "priority " + std::to_string(q.priority) + " of " + port_text(net, nic) + " paused by " +
-                 port_text(net, *nic.peer) + " since " + format_sim_time(nic.paused_since(q.priority));
-    } else if (const Bytes win = q.window(); win && q.in_flight() >= win) {
-      w.waits_for = "window";
-      w.detail = "window " + b(win) + " full: " + b(q.in_flight()) + " unacknowledged";
-    } else if (q.next_avail_ps > end_ps) {
-      w.waits_for = "pacing";
-      char buf[96];
-      std::snprintf(buf, sizeof buf, "rate %.6g b/s, next packet at ", q.rate_bps);
-      w.detail = buf + format_sim_time(q.next_avail_ps);
-    } else {
-      w.waits_for = "nothing";
-      w.detail = "it may send now, and did not";
+    w.last_progress_ps = last_progress;
+    w.waits_for = waits_for;
+    w.why = why;
+    if (end == RunEnd::kDrained)
+      w.why += format_sim_time(end_ps);
+    else if (!deadlocked)
+      w.why += format_sim_time(last_progress);
+    switch (wait) {
+      case Wait::kAck:
+        w.detail = "all " + b(f.size_bytes) + " sent, " + b(q.snd_una) + " acknowledged, " + b(rx.expected) +
+                   " delivered";
+        break;
+      case Wait::kGate:
+        w.detail = "send gate at " + b(q.send_limit_bytes) + " of " + b(f.size_bytes) + ", " + b(q.snd_nxt) +
+                   " sent";
+        break;
+      case Wait::kPaused:
+        w.detail = "priority " + std::to_string(q.priority) + " of " + port_text(net, nic) + " paused by " +
+                   port_text(net, *nic.peer) + " since " + format_sim_time(nic.paused_since(q.priority));
+        break;
+      case Wait::kWindow:
+        w.detail = "window " + b(win) + " full: " + b(q.in_flight()) + " unacknowledged";
+        break;
+      case Wait::kPacing: {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "rate %.6g b/s, next packet at ", q.rate_bps);
+        w.detail = buf + format_sim_time(q.next_avail_ps);
+        break;
+      }
+      case Wait::kNothing:
+        w.detail = "it may send now, and did not";
+        break;
     }
     w.detail += "; " + b(w.in_flight_bytes) + " in flight";
-    bool deadlocked = false;
-    if (const Port* p = first_paused_on_path(net, f, q.priority, deadlocks, deadlocked))
-      w.detail += "; its path is paused at " + port_text(net, *p) + " (to " +
-                  topo.node_name(net.peer_node(p->node, p->index)) + ") priority " +
-                  std::to_string(q.priority) + " since " + format_sim_time(p->paused_since(q.priority)) +
+    if (paused_on_path)
+      w.detail += "; its path is paused at " + port_text(net, *paused_on_path) + " (to " +
+                  topo.node_name(net.peer_node(paused_on_path->node, paused_on_path->index)) + ") priority " +
+                  std::to_string(q.priority) + " since " +
+                  format_sim_time(paused_on_path->paused_since(q.priority)) +
                   (deadlocked ? ", in a PFC deadlock" : "");
-    ++r.waiting_for[w.waits_for];
-    if (end == RunEnd::kDrained) {
-      w.stalled = true;
-      w.why = "no event left: the event queue drained at " + format_sim_time(end_ps);
-    } else if (deadlocked) {
-      w.stalled = true;
-      w.why = "its path runs through a PFC deadlock";
-    } else if (end_ps - w.last_progress_ps >= stall_after_ps) {
-      w.stalled = true;
-      w.why = "nothing delivered or acknowledged since " + format_sim_time(w.last_progress_ps);
-    }
-    if (!w.stalled) {
-      ++r.active;
-      continue;
-    }
-    ++r.stalled;
-    if (r.stalls.size() < UnfinishedReport::kMaxListed) r.stalls.push_back(std::move(w));
+    r.stalls.push_back(std::move(w));
   }
   return r;
 }
