@@ -174,7 +174,7 @@ void FabricChecker::check_buffers(TimePs now) const {
     const Switch& sw = net_.switch_at(s);
     const BufferModel& buf = sw.buffer();
     const std::vector<Bytes>& held = census_.held[s];
-    const std::string name = topo.node_name(sw.node());
+    auto name = [&] { return topo.node_name(sw.node()); };
     // The shared buffer accounts a packet from its arrival to its departure: its counters are the packets.
     bool exact = &buf == &sw.mmu;
     for (const Port& port : sw.ports)
@@ -186,23 +186,24 @@ void FabricChecker::check_buffers(TimePs now) const {
         for (std::uint8_t q = 1; q < kPriorities; ++q) {
           const Bytes in = mmu.ingress_bytes(j, q), head = mmu.headroom_used(j, q);
           const Bytes have = held[std::size_t{j} * kPriorities + q];
-          const std::string where =
-              name + " ingress port " + std::to_string(j) + " priority " + std::to_string(q);
+          auto where = [&] {
+            return name() + " ingress port " + std::to_string(j) + " priority " + std::to_string(q);
+          };
           if (in + head != have)
-            throw InvariantViolation("buffer", where, now,
+            throw InvariantViolation("buffer", where(), now,
                                      "the buffer counts " + bytes_text(in + head) + " (" + bytes_text(in) +
                                          " reserve and shared, " + bytes_text(head) +
                                          " headroom) but the packets that arrived there and are still queued "
                                          "come to " +
                                          bytes_text(have));
           if (head > mmu.port_headroom_bytes(j))
-            throw InvariantViolation("buffer", where, now,
+            throw InvariantViolation("buffer", where(), now,
                                      bytes_text(head) + " in headroom, more than the port's " +
                                          bytes_text(mmu.port_headroom_bytes(j)));
           shared += in > mmu.reserve_bytes() ? in - mmu.reserve_bytes() : 0;
         }
       if (shared != mmu.total_shared_used() || mmu.total_shared_used() > mmu.shared_pool_bytes())
-        throw InvariantViolation("buffer", name + " shared pool", now,
+        throw InvariantViolation("buffer", name() + " shared pool", now,
                                  "the pool counts " + bytes_text(mmu.total_shared_used()) + " used of " +
                                      bytes_text(mmu.shared_pool_bytes()) +
                                      "; the ingress counters beyond their reserves come to " +
@@ -212,7 +213,8 @@ void FabricChecker::check_buffers(TimePs now) const {
         for (std::uint8_t q = 1; q < kPriorities; ++q)
           if (buf.ingress_bytes(j, q) != 0)
             throw InvariantViolation(
-                "buffer", name + " ingress port " + std::to_string(j) + " priority " + std::to_string(q), now,
+                "buffer", name() + " ingress port " + std::to_string(j) + " priority " + std::to_string(q),
+                now,
                 "the buffer counts " + bytes_text(buf.ingress_bytes(j, q)) +
                     " held when the switch holds no packet");
     }
@@ -225,7 +227,7 @@ void FabricChecker::check_buffers(TimePs now) const {
         auto it = census_.pauses_heading_to.find(up);
         if (it != census_.pauses_heading_to.end() && ((it->second >> q) & 1u)) continue;
         throw InvariantViolation(
-            "pause", name + " ingress port " + std::to_string(j) + " priority " + std::to_string(q), now,
+            "pause", name() + " ingress port " + std::to_string(j) + " priority " + std::to_string(q), now,
             "the switch holds a pause of its upstream " + port_name(*up) +
                 ", which is not paused, and no pause frame is on its way there");
       }
@@ -252,17 +254,22 @@ void FabricChecker::check_flows(TimePs now) const {
               " packets) + dropped " + bytes_text(dropped) + " = " + bytes_text(accounted) + ": " +
               (q.sent_bytes > accounted ? bytes_text(q.sent_bytes - accounted) + " lost uncounted"
                                         : bytes_text(accounted - q.sent_bytes) + " more than was sent"));
-    auto state = [&](bool ok, const std::string& what) {
-      if (!ok) throw InvariantViolation("flow state", where(), now, what);
+    auto state = [&](bool ok, auto&& what) {
+      if (!ok) throw InvariantViolation("flow state", where(), now, what());
     };
-    state(q.snd_una <= q.snd_nxt && q.snd_nxt <= f.size_bytes && q.max_sent <= f.size_bytes,
-          "sequence out of order: acknowledged " + bytes_text(q.snd_una) + ", next to send " +
-              bytes_text(q.snd_nxt) + ", highest sent " + bytes_text(q.max_sent));
-    state(q.snd_una <= rx.expected,
-          "acknowledged " + bytes_text(q.snd_una) + ", beyond the " + bytes_text(rx.expected) + " delivered");
-    state(rx.expected <= rx.arrived_bytes && rx.expected <= f.size_bytes,
-          "delivered " + bytes_text(rx.expected) + " of " + bytes_text(rx.arrived_bytes) + " arrived");
-    state(std::isfinite(q.rate_bps) && q.rate_bps > 0, "pacing rate " + std::to_string(q.rate_bps) + " b/s");
+    state(q.snd_una <= q.snd_nxt && q.snd_nxt <= f.size_bytes && q.max_sent <= f.size_bytes, [&] {
+      return "sequence out of order: acknowledged " + bytes_text(q.snd_una) + ", next to send " +
+             bytes_text(q.snd_nxt) + ", highest sent " + bytes_text(q.max_sent);
+    });
+    state(q.snd_una <= rx.expected, [&] {
+      return "acknowledged " + bytes_text(q.snd_una) + ", beyond the " + bytes_text(rx.expected) +
+             " delivered";
+    });
+    state(rx.expected <= rx.arrived_bytes && rx.expected <= f.size_bytes, [&] {
+      return "delivered " + bytes_text(rx.expected) + " of " + bytes_text(rx.arrived_bytes) + " arrived";
+    });
+    state(std::isfinite(q.rate_bps) && q.rate_bps > 0,
+          [&] { return "pacing rate " + std::to_string(q.rate_bps) + " b/s"; });
     if (q.cc) q.cc->check_state(sc);
     if (sc.failed()) throw InvariantViolation("scheme state", where() + " sender", now, sc.failure());
     if (rx.control) rx.control->check_state(sc);
