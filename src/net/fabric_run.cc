@@ -163,6 +163,8 @@ const char* run_end_name(RunEnd e) {
       return "drained";
     case RunEnd::kStop:
       return "stop";
+    case RunEnd::kViolation:
+      return "violation";
   }
   return "?";
 }

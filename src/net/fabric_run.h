@@ -22,9 +22,10 @@ struct FabricProgress {
 
 // Why a run ended.
 enum class RunEnd : std::uint8_t {
-  kAllDone,  // every flow completed (the run ends with the window in which the last one did)
-  kDrained,  // no event was left: nothing could happen any more
-  kStop,     // the next event was due after `stop`
+  kAllDone,    // every flow completed (the run ends with the window in which the last one did)
+  kDrained,    // no event was left: nothing could happen any more
+  kStop,       // the next event was due after `stop`
+  kViolation,  // an invariant was violated (net/invariants.h): the run was stopped there
 };
 const char* run_end_name(RunEnd e);
 

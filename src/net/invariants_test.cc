@@ -55,6 +55,9 @@ TEST(StateCheck, KeepsTheFirstFailedConditionAndRejectsNaN) {
   c.positive("window", 0);
   EXPECT_EQ(c.failure(), "window = 0, not > 0");
   c.clear();
+  c.finite("utilization", std::nan(""));
+  EXPECT_EQ(c.failure(), "utilization = nan, not a finite number");
+  c.clear();
   c.require(false, "granted within the message");
   EXPECT_EQ(c.failure(), "granted within the message");
 }
@@ -153,6 +156,7 @@ TEST(RunEnd, Names) {
   EXPECT_STREQ(run_end_name(RunEnd::kAllDone), "all_done");
   EXPECT_STREQ(run_end_name(RunEnd::kDrained), "drained");
   EXPECT_STREQ(run_end_name(RunEnd::kStop), "stop");
+  EXPECT_STREQ(run_end_name(RunEnd::kViolation), "violation");
   EXPECT_EQ(format_sim_time(1'234'567'000), "1.234567 ms");
 }
 

@@ -25,7 +25,14 @@ void RunChecks::at_window_end(TimePs end_ps) {
   for (std::size_t i : deadlocks_.at_window_end(end_ps))
     if (on_deadlock_) on_deadlock_(deadlocks_.reports()[i]);
   if (full_ && end_ps >= next_check_ps_) {
-    checker_.check(end_ps, false);
+    try {
+      checker_.check(end_ps, false);
+    } catch (const InvariantViolation&) {
+      // The run stops here: its unfinished flows as they stand.
+      unfinished_ = classify_unfinished(net_, RunEnd::kViolation, end_ps, stall_after_ps_, &checker_.census(),
+                                        &deadlocks_);
+      throw;
+    }
     next_check_ps_ = end_ps + interval_ps_;
   }
 }

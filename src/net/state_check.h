@@ -24,6 +24,10 @@ class StateCheck {
       failure_ =
           std::string(name) + " = " + number(value) + ", outside [" + number(lo) + ", " + number(hi) + "]";
   }
+  void finite(std::string_view name, double value) {
+    if (failure_.empty() && !std::isfinite(value))
+      failure_ = std::string(name) + " = " + number(value) + ", not a finite number";
+  }
   void non_negative(std::string_view name, double value) {
     if (failure_.empty() && !(value >= 0)) failure_ = std::string(name) + " = " + number(value) + " < 0";
   }

@@ -1,7 +1,6 @@
 #include "control/hpcc/hpcc.h"
 
 #include <algorithm>
-#include <limits>
 
 #include "control/cc_scheme.h"
 #include "control/window.h"
@@ -121,7 +120,8 @@ void HpccSender::check_state(StateCheck& check) const {
   const double line = static_cast<double>(qp_.line_rate_bps), min = static_cast<double>(p_.min_rate);
   check.in_range("rate_bps", qp_.rate_bps, min, line);
   check.in_range("reference_rate_bps", ref_rate_, min, line);
-  check.in_range("utilization", u_, 0, std::numeric_limits<double>::max());
+  check.finite("utilization", u_);
+  check.non_negative("utilization", u_);
   if (qp_.window_bytes)
     check.in_range("window_bytes", static_cast<double>(qp_.window()), 1,
                    static_cast<double>(qp_.window_bytes));
