@@ -15,8 +15,11 @@ std::string bytes_text(Bytes b) { return std::to_string(b) + " B"; }
 }  // namespace
 
 std::string format_sim_time(TimePs t) {
+  // Whole nanoseconds, as summary.json's *_ns keys.
+  const std::uint64_t ns = t / kPsPerNs;
   char buf[48];
-  std::snprintf(buf, sizeof buf, "%.6f ms", static_cast<double>(t) / static_cast<double>(kPsPerMs));
+  std::snprintf(buf, sizeof buf, "%llu.%06llu ms", static_cast<unsigned long long>(ns / 1'000'000),
+                static_cast<unsigned long long>(ns % 1'000'000));
   return buf;
 }
 

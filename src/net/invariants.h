@@ -41,7 +41,7 @@ class InvariantViolation : public InternalError {
   std::string invariant_;
 };
 
-// "1.234567 ms": a simulated time in messages.
+// "1.234567 ms": a simulated time in messages, in whole nanoseconds (as summary.json's *_ns keys).
 std::string format_sim_time(TimePs t);
 
 // Where the packets of the fabric are at one moment between events: queued at a port or on a link (their
