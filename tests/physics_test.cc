@@ -234,6 +234,7 @@ TEST(HpccFiles, TopologyAndFlowFilesWithAbsoluteStartTimes) {
   EXPECT_EQ(sc.flows[1].dst, 2u);  // file id 3 is the third host
   RunOptions opts;
   opts.quiet = true;
+  opts.check = true;
   RunResult r = run_scenario(sc, opts);
   EXPECT_EQ(r.flows_completed, 2u);
   std::ifstream in(dir + "/out/fct.txt");

@@ -36,10 +36,10 @@ namespace lossless {
 namespace {
 
 constexpr const char* kUsage = R"(usage:
-  lossless run SCENARIO.yaml [-o OUT_DIR] [--set PATH=VALUE]... [--seed N] [--threads N] [--quiet]
+  lossless run SCENARIO.yaml [-o OUT_DIR] [--set PATH=VALUE]... [--seed N] [--threads N] [--check] [--quiet]
   lossless validate SCENARIO.yaml|SWEEP.yaml [--set PATH=VALUE]... [--seed N]
-  lossless hpcc CONFIG.txt [-o OUT_DIR] [--threads N] [--quiet]
-  lossless sweep SWEEP.yaml [-j N] [-o OUT_DIR] [--set PATH=VALUE]... [--resume] [--quiet]
+  lossless hpcc CONFIG.txt [-o OUT_DIR] [--threads N] [--check] [--quiet]
+  lossless sweep SWEEP.yaml [-j N] [-o OUT_DIR] [--set PATH=VALUE]... [--resume] [--check] [--quiet]
   mpirun -n N lossless sweep SWEEP.yaml [...]   # cases spread over N MPI ranks, table on rank 0
   lossless reproduce PAPER|all [--full] [-j N] [-o DIR]   # PAPER: rocc ppfc rcc rcc-fattree mercury rcm hpcc
   lossless describe SCENARIO.yaml [--node NAME] [--set PATH=VALUE]...   # nodes, ports, what each port leads to
@@ -59,9 +59,11 @@ struct Args {
   int jobs = 1;
   unsigned threads = 1;
   bool resume = false;
+  bool check = false;
 };
 
-Args parse_args(int argc, char** argv, int first, bool allow_jobs, bool allow_threads = false) {
+Args parse_args(int argc, char** argv, int first, bool allow_jobs, bool allow_threads = false,
+                bool allow_check = false) {
   Args a;
   for (int i = first; i < argc; ++i) {
     std::string s = argv[i];
@@ -88,6 +90,8 @@ Args parse_args(int argc, char** argv, int first, bool allow_jobs, bool allow_th
       a.quiet = true;
     } else if (allow_jobs && s == "--resume") {
       a.resume = true;
+    } else if (allow_check && s == "--check") {
+      a.check = true;
     } else if (allow_jobs && (s == "-j" || s == "--jobs")) {
       std::string v = need("a number");
       auto jobs = parse_uint(v);
@@ -124,14 +128,21 @@ int report_interrupt(const Interrupted& e, const std::string& dir, std::size_t f
       static_cast<unsigned long long>(e.flows_completed), flows,
       previous ? "the previous run's outputs are intact in" : "there is no complete run in", dir.c_str());
   return kInterruptedExitStatus;
+// With --check, stalled flows make the run fail with exit status 3 (README "Stalls and PFC deadlocks").
+int check_status(const Args& a, const RunResult& r, const std::string& dir) {
+  if (!a.check || r.unfinished.stalled == 0) return 0;
+  std::fprintf(stderr, "lossless: --check: %llu stalled flows (%s/summary.json: stalls)\n",
+               static_cast<unsigned long long>(r.unfinished.stalled), dir.c_str());
+  return 3;
 }
 
 int cmd_run(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, false, true);
+  Args a = parse_args(argc, argv, 2, false, true, true);
   Scenario sc = load_scenario(a.file, a.ov);
   RunOptions opts;
   opts.quiet = a.quiet;
   opts.threads = a.threads;
+  opts.check = a.check;
   RunResult r;
   try {
     r = run_scenario(sc, opts);
@@ -142,12 +153,12 @@ int cmd_run(int argc, char** argv) {
     print_result_table(r, stdout);
     std::printf("outputs in %s\n", sc.output.dir.c_str());
   }
-  return 0;
+  return check_status(a, r, sc.output.dir);
 }
 
 int cmd_hpcc(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, false, true);
-  if (!a.ov.sets.empty() || a.ov.has_seed) usage_error("hpcc takes only -o, --threads and --quiet");
+  Args a = parse_args(argc, argv, 2, false, true, true);
+  if (!a.ov.sets.empty() || a.ov.has_seed) usage_error("hpcc takes only -o, --threads, --check and --quiet");
   HpccConfig cfg = read_hpcc_config(a.file);
   if (a.ov.out_dir.empty()) a.ov.out_dir = "out/" + std::filesystem::path(a.file).stem().string();
   Scenario sc = parse_hpcc_scenario(cfg, a.ov);
@@ -156,6 +167,7 @@ int cmd_hpcc(int argc, char** argv) {
   opts.threads = a.threads;
   opts.hpcc_fct_path = cfg.fct_output;
   opts.hpcc_pfc_path = cfg.pfc_output;
+  opts.check = a.check;
   RunResult r;
   try {
     r = run_scenario(sc, opts);
@@ -167,7 +179,7 @@ int cmd_hpcc(int argc, char** argv) {
     std::printf("HPCC-format files: %s %s; our outputs in %s\n", cfg.fct_output.c_str(),
                 cfg.pfc_output.c_str(), sc.output.dir.c_str());
   }
-  return 0;
+  return check_status(a, r, sc.output.dir);
 }
 
 int cmd_validate(int argc, char** argv) {
@@ -229,10 +241,10 @@ int cmd_describe(int argc, char** argv) {
 }
 
 int cmd_sweep(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, true);
+  Args a = parse_args(argc, argv, 2, true, false, true);
   // Invalid cases are reported as failed after the others have run (run_sweep), not before anything runs.
   const SweepPlan plan = load_sweep(a.file, a.ov, InvalidCases::kCollect);
-  return run_sweep(plan, {a.file, a.jobs, a.quiet, a.resume});
+  return run_sweep(plan, {a.file, a.jobs, a.quiet, a.resume, a.check});
 }
 
 // Figures are drawn by tools/plot.py with matplotlib: Debian's /usr/bin/python3, where apt installs it, if

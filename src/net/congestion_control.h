@@ -20,6 +20,7 @@
 #include "net/packet.h"
 #include "net/packet_layout.h"
 #include "net/scheme_factory.h"
+#include "net/state_check.h"
 
 namespace lossless {
 
@@ -61,6 +62,10 @@ class alignas(64) CongestionControl {
   virtual void on_sent(Packet& data) { (void)data; }
   // The flow completed: stop timers.
   virtual void on_finish() {}
+  // The conditions the scheme's state must meet (rates, windows, credits; net/state_check.h). Default: none.
+  virtual void check_state(StateCheck& check) const { (void)check; }
+  // What the QP's send gate (SenderQp::set_send_gate) waits for, in a stall report: "grant", "credit".
+  virtual const char* send_gate_name() const { return "send gate"; }
 };
 
 class ReceiverControl {
@@ -77,6 +82,8 @@ class ReceiverControl {
   // to hold (it saw it in on_data) instead of being NACKed and discarded. When in-order data has just moved
   // the in-order end to `in_order_end`, return the end of the contiguous bytes now held from the start.
   virtual Bytes contiguous_end(Bytes in_order_end) { return in_order_end; }
+  // The conditions the receiver's state must meet (net/state_check.h). Default: none.
+  virtual void check_state(StateCheck& check) const { (void)check; }
 };
 
 class NicControl {
@@ -97,6 +104,8 @@ class NicControl {
     (void)active, (void)now, (void)earliest;
     return nullptr;
   }
+  // The conditions the NIC part's state must meet (net/state_check.h). Default: none.
+  virtual void check_state(StateCheck& check) const { (void)check; }
 };
 
 // Substrate settings a scheme (or its preset) expects; they are the defaults of the scenario's nic: and

@@ -94,6 +94,7 @@ class Network {
   std::uint64_t flows_completed() const;
 
   RdmaNic& nic(std::uint32_t host) { return *nics_[host]; }
+  const RdmaNic& nic(std::uint32_t host) const { return *nics_[host]; }
   Switch& switch_at(std::uint32_t s) { return *switches_[s]; }
   const Switch& switch_at(std::uint32_t s) const { return *switches_[s]; }
   std::size_t switch_count() const { return switches_.size(); }

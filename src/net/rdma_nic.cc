@@ -85,6 +85,7 @@ inline void RdmaNic::send_data(SenderQp& qp, TimePs now) {
   p->wire_bytes = static_cast<std::uint32_t>(p->payload_bytes + cfg.data_header_bytes + cfg.data_extra_bytes);
   p->sent_ps = now;
   if (qp.snd_nxt < qp.max_sent) part_.counters.retransmitted_bytes += p->payload_bytes;
+  qp.sent_bytes += p->payload_bytes;
   qp.snd_nxt += p->payload_bytes;
   qp.max_sent = std::max(qp.max_sent, qp.snd_nxt);
   qp.last_wire_bytes = p->wire_bytes;
@@ -232,15 +233,13 @@ bool RdmaNic::receive_data(Packet* p) {
   ReceiverContext& rx = net_.receiver(p->flow_id);
   const Flow& f = net_.flow(p->flow_id);
   const TimePs now = part_.sim.now();
+  rx.arrived_bytes += p->payload_bytes;
   rx.control->on_data(*p);  // the notification point (CNPs), or the scheme's receiver
   if (p->seq == rx.expected) {
     rx.expected += p->payload_bytes;
-    rx.delivered += p->payload_bytes;
-    if (rx.reassembles) [[unlikely]] {
-      const Bytes end = rx.control->contiguous_end(rx.expected);
-      rx.delivered += end - rx.expected;
-      rx.expected = end;
-    }
+    rx.last_delivery_ps = now;
+    if (rx.reassembles) [[unlikely]]
+      rx.expected = rx.control->contiguous_end(rx.expected);
     rx.ce_pending = rx.ce_pending || p->ecn_ce;
     if ((rx.ack_every != 0 && ++rx.packets_since_ack >= rx.ack_every) || rx.expected >= f.size_bytes) {
       // The ACK is the data packet turned around: the scheme's fields (INT records) are already where the ACK

@@ -37,6 +37,7 @@ class RdmaNic {
   // The scheme's per-NIC part (optional).
   void set_control(std::unique_ptr<NicControl> c);
   NicControl* control() { return control_.get(); }
+  const NicControl* control() const { return control_.get(); }
 
   // Whether `qp` may send a packet now: data left, its priority not paused, below its window and send gate,
   // and its pacer allows it (else `earliest` is lowered to when it does).
@@ -62,7 +63,7 @@ class RdmaNic {
   // A scheme's own queue at this NIC refused its packet (a full credit queue): counted as a scheme drop
   // (summary.json packets.scheme_drops, not a loss of data), and freed.
   void drop_scheme_packet(Packet* p) {
-    ++part_.counters.scheme_drops;
+    part_.count_drop(*p, DropReason::kScheme);
     part_.pool.put(p);
   }
   // A CNP for the flow of `data` (the ECN notification point): counted, queued, sent.

@@ -54,6 +54,10 @@ class SharedBufferMmu final : public BufferModel {
   Bytes total_shared_used() const { return shared_used_; }
   Bytes total_headroom_bytes() const { return total_headroom_; }
   Bytes total_reserve_bytes() const { return total_reserve_; }
+  // Private bytes per (ingress port, priority), and the headroom of a port (0 on a lossy fabric).
+  Bytes reserve_bytes() const { return cfg_.reserve_bytes; }
+  Bytes port_headroom_bytes(std::uint16_t port) const { return lossless_ ? ports_[port].headroom_bytes : 0; }
+  std::size_t port_count() const { return ports_.size(); }
 
  private:
   static std::size_t slot(std::uint16_t port, std::uint8_t prio) {

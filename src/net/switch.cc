@@ -151,7 +151,7 @@ void Switch::send_on(std::uint16_t port, Packet* p) {
   LOSSLESS_CHECK(p->priority == kControlPriority, "a switch sends its own packets at priority 0");
   Port& out = ports[port];
   if (!out.enqueue_from(p, EgressQueues::kSwitchMade)) {
-    ++part_.counters.scheme_drops;
+    part_.count_drop(*p, DropReason::kScheme);
     part_.pool.put(p);
     return;
   }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <memory>
 
@@ -33,6 +34,43 @@ unsigned threads_for(const Scenario& sc, const RunOptions& opts) {
     threads = 1;
   }
   return threads;
+}
+
+// Warnings printed per run (the rest are counted; summary.json lists them all).
+constexpr std::size_t kWarningsPrinted = 10;
+
+void print_deadlock(const Scenario& sc, const Topology& topo, const DeadlockReport& d) {
+  std::string ports;
+  for (const DeadlockHop& h : d.cycle)
+    ports += (ports.empty() ? "" : ", ") + h.name + " port " + std::to_string(h.port) + " -> " + h.peer_name +
+             " (paused since " + format_sim_time(h.paused_since_ps) + ")";
+  (void)topo;
+  std::fprintf(
+      stderr,
+      "lossless: warning: %s: PFC deadlock at priority %u, formed at %s (found at the window ending %s): "
+      "a cycle of %zu paused ports, each waiting on the next: %s\n",
+      sc.output.dir.c_str(), unsigned{d.priority}, format_sim_time(d.formed_ps).c_str(),
+      format_sim_time(d.detected_ps).c_str(), d.cycle.size(), ports.c_str());
+}
+
+void print_stalls(const Scenario& sc, const RunResult& r) {
+  const UnfinishedReport& u = r.unfinished;
+  std::fprintf(
+      stderr,
+      "lossless: warning: %s: %llu of %llu flows stalled (unfinished: %llu active, %llu stalled; the run "
+      "ended at %s: %s)\n",
+      sc.output.dir.c_str(), static_cast<unsigned long long>(u.stalled),
+      static_cast<unsigned long long>(r.flows_total), static_cast<unsigned long long>(u.active),
+      static_cast<unsigned long long>(u.stalled), format_sim_time(u.end_ps).c_str(), run_end_name(u.end));
+  for (std::size_t i = 0; i < u.stalls.size() && i < kWarningsPrinted; ++i) {
+    const FlowWait& w = u.stalls[i];
+    std::fprintf(stderr, "  flow %u (%s -> %s, %llu B): %s; waits for %s: %s\n", w.flow, w.src.c_str(),
+                 w.dst.c_str(), static_cast<unsigned long long>(w.size_bytes), w.why.c_str(),
+                 w.waits_for.c_str(), w.detail.c_str());
+  }
+  if (u.stalled > kWarningsPrinted)
+    std::fprintf(stderr, "  ... and %llu more (summary.json stalls)\n",
+                 static_cast<unsigned long long>(u.stalled - kWarningsPrinted));
 }
 
 // Every file but summary.json, which lists them (with their sizes) and is written last.
@@ -132,7 +170,20 @@ RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
   ProgressLine progress(sc.flows.size());
   std::function<void(const FabricProgress&)> on_progress;
   if (!opts.quiet) on_progress = [&](const FabricProgress& p) { progress.update(p); };
-  const FabricRunStats run = run_fabric(net, sc.stop_ps, on_progress);
+  std::size_t deadlocks_printed = 0;
+  RunChecks checks(net, sc.check, opts.check, [&](const DeadlockReport& d) {
+    if (deadlocks_printed++ < kWarningsPrinted) print_deadlock(sc, net.topology(), d);
+  });
+  FabricRunStats run;
+  std::exception_ptr violation;
+  std::string violation_text;
+  try {
+    run = run_fabric(net, sc.stop_ps, on_progress, &checks);
+    checks.finish(run);
+  } catch (const InvariantViolation& e) {
+    violation = std::current_exception();
+    violation_text = e.what();
+  }
   progress.finish();
   net.finish_accounting();
   if (qmon) qmon->finish();
@@ -140,6 +191,18 @@ RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
   if (fmon) fmon->finish();
 
   RunResult r = summarize_run(net);
+  r.unfinished = checks.unfinished();
+  r.deadlocks = checks.deadlocks().reports();
+  r.deadlocks_found = checks.deadlocks().cycles_found();
+  r.checks_full = checks.full();
+  r.check_passes = checks.passes();
+  r.violation = violation_text;
+  for (std::size_t i = 0; i < net.partitions(); ++i)
+    for (const DataDrop& d : net.partition(i).data_drops) ++r.data_drops[static_cast<std::size_t>(d.reason)];
+  if (deadlocks_printed > kWarningsPrinted)
+    std::fprintf(stderr, "lossless: warning: %s: %zu more PFC deadlocks (summary.json deadlocks)\n",
+                 sc.output.dir.c_str(), deadlocks_printed - kWarningsPrinted);
+  if (!violation && r.unfinished.stalled > 0) print_stalls(sc, r);
   r.scenario = sc.name;
   r.cc = sc.cc_algorithm;
   r.seed = sc.seed;
@@ -165,6 +228,8 @@ RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
     write_in_place(opts.hpcc_pfc_path,
                    [&](const std::string& p) { write_hpcc_pfc(net.topology(), pfc_log, p); });
   if (out) out->commit("summary.json");
+  // A violated invariant is reported after the outputs, which show the run up to it.
+  if (violation) std::rethrow_exception(violation);
   return r;
 }
 

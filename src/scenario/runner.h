@@ -16,8 +16,14 @@ struct RunOptions {
   // HPCC-simulator format files at these paths (the `lossless hpcc` command); empty = not written.
   std::string hpcc_fct_path;
   std::string hpcc_pfc_path;
+  // `--check`: every invariant every check.interval of simulated time, not only at the end
+  // (net/run_checks.h).
+  bool check = false;
 };
 
+// A violated invariant (net/invariants.h) throws InvariantViolation once the outputs are written
+// (summary.json then names it under invariants.violation). Stalled flows and PFC deadlocks are warnings on
+// stderr and keys of summary.json; the caller decides what they mean for the exit status.
 RunResult run_scenario(Scenario& sc, const RunOptions& opts);
 
 }  // namespace lossless

@@ -679,6 +679,13 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& file, const S
 
   sc.monitor = read_monitor(top.map("monitor"), sc.topology, sc.flows.size());
   {
+    // What a run checks about itself (net/run_checks.h).
+    YamlMap check = top.map("check");
+    ParamReader reader(check);
+    sc.check.visit(reader);
+    check.finish();
+  }
+  {
     YamlMap out = top.map("output");
     sc.output.dir = out.text("dir", "out/" + sc.name);
     if (!ov.out_dir.empty()) {

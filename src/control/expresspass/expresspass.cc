@@ -333,4 +333,16 @@ LOSSLESS_REGISTER_CC_PARTS(
     "ExpressPass (SIGCOMM'17, ns-2 agent): receiver credits with feedback control, credits "
     "rate-limited at every switch egress, one data packet per credit");
 
+void ExpressPassSender::check_state(StateCheck& check) const {
+  check.in_range("credited_bytes", static_cast<double>(credited_), 0, static_cast<double>(qp_.size()));
+  if (qp_.snd_nxt > credited_)
+    check.require(false, "data beyond its credits: next byte to send " + std::to_string(qp_.snd_nxt) +
+                             " > credited " + std::to_string(credited_));
+}
+
+void ExpressPassReceiver::check_state(StateCheck& check) const {
+  check.in_range("credit_rate", cur_rate_, 0, max_rate_);
+  check.in_range("w", w_, p_.w_min, p_.w_max);
+}
+
 }  // namespace lossless

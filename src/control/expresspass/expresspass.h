@@ -181,6 +181,9 @@ class ExpressPassSender final : public CongestionControl {
 
   std::uint64_t credits_wasted() const { return wasted_; }
   bool stopped() const { return stop_sent_; }
+  const char* send_gate_name() const override { return "credit"; }
+  // Credited bytes within the message, and data never sent beyond them.
+  void check_state(StateCheck& check) const override;
 
  private:
   void request();
@@ -222,6 +225,8 @@ class ExpressPassReceiver final : public ReceiverControl {
   double w() const { return w_; }
   bool sending() const { return sending_; }
   TimePs rtt_ps() const { return rtt_ps_; }
+  // The credit rate within [0, max rate], w within [w_min, w_max].
+  void check_state(StateCheck& check) const override;
   // The feedback control, as the ns-2 agent runs it before each credit (tests call it directly).
   void feedback_control(TimePs now);
   // What data packets have shown since the last update (tests).

@@ -229,6 +229,12 @@ void HomaReceiver::on_timeout() {
   timer_.arm_at(sim_, last_arrival_ps_ + timeout_ps_);
 }
 
+void HomaReceiver::check_state(StateCheck& check) const {
+  const auto size = static_cast<double>(flow_.size_bytes);
+  check.in_range("granted_bytes", static_cast<double>(granted_), 0, size);
+  check.in_range("received_bytes", static_cast<double>(received_), 0, size);
+}
+
 // --- Per NIC
 
 HomaNic::HomaNic(const HomaParams& p, RdmaNic& nic, const CcEnv& env)

@@ -146,6 +146,7 @@ class HomaSender final : public CongestionControl {
   void on_packet(const Packet& p) override;
   void on_sent(Packet& data) override;
   void on_finish() override { timer_.cancel(); }
+  const char* send_gate_name() const override { return "grant"; }
 
   std::uint8_t unscheduled_priority() const { return unsched_prio_; }
   std::uint8_t scheduled_priority() const { return sched_prio_; }
@@ -188,6 +189,8 @@ class HomaReceiver final : public ReceiverControl {
   void grant(Bytes offset, std::uint8_t priority);
   std::uint8_t last_grant_priority() const { return last_prio_; }
   TimePs first_arrival_ps() const { return first_ps_; }
+  // Granted and received bytes within the message.
+  void check_state(StateCheck& check) const override;
 
  private:
   void on_timeout();

@@ -220,7 +220,7 @@ TEST(HomaReceiver, ReassemblesAndAcknowledgesOnlyTheWholeMessage) {
   EXPECT_EQ(rx.expected, 2'000u);  // 0 and the held 1
   h.deliver(0, 2'000);
   EXPECT_EQ(rx.expected, 5'000u);
-  EXPECT_EQ(rx.delivered, 5'000u);
+  EXPECT_EQ(rx.delivered(), 5'000u);
   // One reply left the receiver's NIC: the ACK of the whole message (no NACK, no grant: 5 KB is unscheduled).
   const NetCounters c = h.net.counters();
   EXPECT_EQ(c.nacks, 0u);

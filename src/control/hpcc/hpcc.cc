@@ -117,6 +117,17 @@ void HpccSender::update(const Packet& ack, bool commit) {
   }
 }
 
+void HpccSender::check_state(StateCheck& check) const {
+  const double line = static_cast<double>(qp_.line_rate_bps), min = static_cast<double>(p_.min_rate);
+  check.in_range("rate_bps", qp_.rate_bps, min, line);
+  check.in_range("reference_rate_bps", ref_rate_, min, line);
+  check.finite("utilization", u_);
+  check.non_negative("utilization", u_);
+  if (qp_.window_bytes)
+    check.in_range("window_bytes", static_cast<double>(qp_.window()), 1,
+                   static_cast<double>(qp_.window_bytes));
+}
+
 LOSSLESS_REGISTER_CC_PARTS(
     Hpcc, "hpcc",
     "HPCC (Li et al., SIGCOMM'19): INT-based rate/window control; preset hpcc_paper = HPCC code run.py");

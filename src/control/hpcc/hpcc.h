@@ -73,6 +73,9 @@ class HpccSender final : public CongestionControl {
 
   double utilization() const { return u_; }
   double reference_rate_bps() const { return ref_rate_; }
+  // Rate and reference rate within [min_rate, line rate], a finite non-negative utilization, the window (when
+  // one is set) positive and at most its base (it follows the rate).
+  void check_state(StateCheck& check) const override;
 
  private:
   void update(const Packet& ack, bool commit);
