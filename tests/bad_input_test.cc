@@ -105,6 +105,15 @@ TEST(BadInput, RateOrAutoMustBeAPositiveRate) {
                         "cc.params.rate_ai", "must be 'auto' or a positive rate");
 }
 
+// Per-rate static PFC thresholds: a resume threshold above the pause threshold of its rate.
+TEST(BadInput, XonByRateAboveXoffByRateIsRejected) {
+  expect_bad_scenario("xon_by_rate",
+                      std::string(kBase) +
+                          "switch: {pfc: {threshold: static, xoff_by_rate: {40Gbps: 500KB}, xon_by_rate: "
+                          "{40Gbps: 600KB}}}\n",
+                      4, "switch.pfc.xon_by_rate", "must not exceed");
+}
+
 TEST(BadInput, HpccConfigZeroTimersNameTheConfigKeyAndLine) {
   for (const char* key : {"ALPHA_RESUME_INTERVAL", "RP_TIMER", "RATE_DECREASE_INTERVAL"}) {
     const std::string dir = hpcc_case(std::string("zero_") + key, std::string(key) + " 0\n", "1");

@@ -37,6 +37,18 @@ std::shared_ptr<const MarkingFactory> make_marking_scheme(const std::string& nam
   return std::shared_ptr<const MarkingFactory>(entry->make(params));
 }
 
+Bytes SwitchConfig::static_xoff(RateBps rate_bps) const {
+  if (xoff_by_rate.empty()) return xoff_bytes;
+  return static_cast<Bytes>(per_rate_value(xoff_by_rate, rate_bps, false));
+}
+
+Bytes SwitchConfig::static_xon(RateBps rate_bps) const {
+  if (!xon_by_rate.empty()) return static_cast<Bytes>(per_rate_value(xon_by_rate, rate_bps, false));
+  if (xoff_by_rate.empty()) return xon_bytes;
+  const Bytes xoff = static_xoff(rate_bps), gap = xoff_bytes - xon_bytes;
+  return xoff > gap ? xoff - gap : 0;
+}
+
 std::string SwitchConfig::flow_control_policy() const {
   return flow_control == "pfc" && !pfc_enabled ? "none" : flow_control;
 }

@@ -40,6 +40,8 @@ struct SwitchConfig {
   double alpha = 0.125;        // dynamic threshold factor for ports at host speed
   Bytes xoff_bytes = 320'000;  // static thresholds
   Bytes xon_bytes = 318'000;
+  // Static thresholds per link rate of the ingress port (empty: xoff/xon for every port).
+  std::vector<RateValue> xoff_by_rate, xon_by_rate;
   Bytes headroom_bytes = 0;  // 0 = auto: 3 x link BDP + 2 max packets, per port
   Bytes reserve_bytes = 4096;
   Bytes resume_offset_bytes = 3072;
@@ -58,6 +60,12 @@ struct SwitchConfig {
   std::shared_ptr<const RoutingFactory> routing_factory;
   std::shared_ptr<const ArchitectureFactory> architecture_factory;
   std::shared_ptr<const MarkingFactory> marking_factory;  // null: RED (ecn_marking: red)
+
+  // The static pause / resume thresholds of an ingress port at `rate_bps`: the entry of xoff_by_rate
+  // (xon_by_rate) for its rate or the nearest listed rate; without xoff_by_rate, xoff (xon); an xoff_by_rate
+  // entry without an xon_by_rate resumes at its xoff minus the gap between xoff and xon.
+  Bytes static_xoff(RateBps rate_bps) const;
+  Bytes static_xon(RateBps rate_bps) const;
 
   // The flow-control policy keeps the fabric lossless (PFC headroom); otherwise switches tail-drop.
   bool lossless() const;
@@ -93,6 +101,20 @@ struct SwitchConfig {
       s.size("xoff", xoff_bytes, "static pause threshold (ingress bytes of a port and priority)");
       s.size("xon", xon_bytes, "static resume threshold");
       s.require(xon_bytes <= xoff_bytes, "xon", "must not exceed xoff");
+      s.size_table(
+          "xoff_by_rate", xoff_by_rate,
+          "static pause thresholds per link rate of the ingress port, e.g. {40Gbps: 500KB, 100Gbps: "
+          "800KB}: a port takes its rate's entry or the nearest listed rate's (not scaled); {} = xoff "
+          "for every port");
+      s.size_table("xon_by_rate", xon_by_rate,
+                   "static resume thresholds per link rate (as xoff_by_rate); {} = each xoff_by_rate entry "
+                   "minus (xoff - xon)");
+      for (const auto& e : xoff_by_rate)
+        s.require(static_xon(e.rate_bps) <= static_xoff(e.rate_bps), "xon_by_rate",
+                  "must not exceed xoff_by_rate at the same rate");
+      for (const auto& e : xon_by_rate)
+        s.require(static_xon(e.rate_bps) <= static_xoff(e.rate_bps), "xon_by_rate",
+                  "must not exceed the pause threshold at the same rate");
       s.size_or_auto("headroom", headroom_bytes,
                      "per-port headroom; auto = 3 x link BDP + 2 maximum packets");
       s.size("reserve", reserve_bytes, "private bytes per (ingress port, priority)");

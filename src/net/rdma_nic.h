@@ -29,6 +29,8 @@ class RdmaNic {
   Port port;
 
   std::uint32_t host() const { return host_; }
+  // Flows started at this NIC and not yet completed (TIMELY starts a flow at C / (this + 1)).
+  std::size_t active_flows() const { return active_.size(); }
   Simulator& sim() { return part_.sim; }
   void start_flow(SenderQp& qp);
   // A QP's pacing, window or send gate changed: it may be able to send earlier than the NIC planned.

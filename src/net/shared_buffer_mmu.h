@@ -19,6 +19,8 @@ class SharedBufferMmu final : public BufferModel {
   struct PortSetup {
     Bytes headroom_bytes;
     double alpha;  // dynamic-threshold factor of this port
+    // Static thresholds of this ingress port (SwitchConfig::static_xoff / static_xon of its link rate).
+    Bytes xoff_bytes = 0, xon_bytes = 0;
   };
   SharedBufferMmu() = default;
   // `lossless`: beyond the threshold packets go to headroom (the flow-control policy pauses); else tail drop.
@@ -67,7 +69,7 @@ class SharedBufferMmu final : public BufferModel {
   // What it needs of the switch configuration, together (read for every packet).
   struct Thresholds {
     PfcThreshold threshold = PfcThreshold::kDynamic;
-    Bytes xoff_bytes = 0, xon_bytes = 0, reserve_bytes = 0, resume_offset_bytes = 0;
+    Bytes reserve_bytes = 0, resume_offset_bytes = 0;
   };
   Thresholds cfg_;
   std::vector<PortSetup> ports_;

@@ -29,7 +29,8 @@ void Switch::configure() {
     // As in the HPCC simulator: alpha doubles for each doubling of port speed above the host NIC speed.
     double alpha = cfg.alpha;
     for (RateBps r = p.rate_bps(); r > nic_rate && alpha < 1.0; r /= 2) alpha *= 2;
-    setup.push_back({headroom, std::min(alpha, 1.0)});
+    setup.push_back(
+        {headroom, std::min(alpha, 1.0), cfg.static_xoff(p.rate_bps()), cfg.static_xon(p.rate_bps())});
     ecn_.push_back({static_cast<Bytes>(per_rate_value(cfg.kmin_bytes, p.rate_bps(), true)),
                     static_cast<Bytes>(per_rate_value(cfg.kmax_bytes, p.rate_bps(), true)),
                     per_rate_value(cfg.pmax, p.rate_bps(), false)});

@@ -59,9 +59,10 @@ TcdSwitch::TcdSwitch(const TcdParams& p, Switch& sw, Network& net)
 void TcdSwitch::start() {
   const SwitchConfig& cfg = net_.switch_config();
   const NicConfig& nic = net_.nic_config();
-  const Bytes hysteresis =
-      cfg.threshold == PfcThreshold::kStatic ? cfg.xoff_bytes - cfg.xon_bytes : cfg.resume_offset_bytes;
   for (const Port& port : sw_.ports) {
+    const Bytes hysteresis = cfg.threshold == PfcThreshold::kStatic
+                                 ? cfg.static_xoff(port.rate_bps()) - cfg.static_xon(port.rate_bps())
+                                 : cfg.resume_offset_bytes;
     TcdPortState::Setting s;
     s.threshold_bytes = p_.threshold
                             ? p_.threshold

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "control/cc_scheme.h"
+#include "net/rdma_nic.h"
 
 namespace lossless {
 
@@ -34,10 +35,19 @@ TimelySender::TimelySender(const TimelyParams& p, SenderQp& qp, const CcEnv& env
     : p_(p),
       qp_(qp),
       sim_(env.sim),
+      nic_(env.host_nic),
       hpcc_(p.variant == "hpcc"),
       rate_ai_(rate_ai_for(p, qp.line_rate_bps)),
       last_update_ps_(env.sim.now()) {
   apply_window_mode(p.window, qp, env);
+}
+
+void TimelySender::on_start() {
+  // "If there are N active flows at a sender, a new flow starts at rate C/(N+1)" (the paper, as CoNEXT'16
+  // quotes it). This flow is not yet among the NIC's active ones.
+  if (hpcc_ || p_.start_rate != "share") return;
+  const double n = static_cast<double>(nic_.active_flows());
+  qp_.set_rate(static_cast<double>(qp_.line_rate_bps) / (n + 1));
 }
 
 void TimelySender::on_ack(const Packet& ack) {

@@ -5,7 +5,9 @@
 //    last hai_threshold raw RTT differences were all negative: HAI), else cut by beta x gradient. Every
 //    change is scaled by min(1, time since the last update / D_minRTT) (TIMELY §5: rate updates at most
 //    once per D_minRTT; the fluid model's tau* = max(Seg/R, D_minRTT)). delta is 10 Mb/s per 10 Gb/s of
-//    the NIC's line rate unless set.
+//    the NIC's line rate unless set. start_rate share starts a flow at C / (N + 1), N the flows already
+//    active at its sender (the paper's rule); the default, line, keeps the line-rate start every result so
+//    far used.
 //  - variant hpcc: the HPCC code (CC_MODE 7): update once per RTT (ACK beyond lastUpdateSeq), increase R_AI
 //    for the first 5 consecutive increases then R_HAI, decrease factor clamped at 0, rate in [min_rate,
 //    line].
@@ -36,6 +38,7 @@ struct TimelyParams {
   RateBps min_rate = 10'000'000;
   std::string window = "none";
   std::string update_scaling = "min_rtt";
+  std::string start_rate = "line";
 
   static TimelyParams initial(ParamSource& m);
 
@@ -63,6 +66,11 @@ struct TimelyParams {
              "paper variant: min_rtt = scale every change by min(1, time since the last update / min_rtt) "
              "(TIMELY §5), none = apply each in full");
     v.unused(variant == "hpcc", "update_scaling");
+    v.choice("start_rate", start_rate, {"share", "line"},
+             "paper variant: share = a new flow starts at C / (N + 1) with N the flows already active at its "
+             "sender (the paper's rule), line = at line rate (default: the start all published runs of this "
+             "simulator used)");
+    v.unused(variant == "hpcc", "start_rate");
     v.rate("min_rate", min_rate, "lowest rate", kPositive);
     v.choice("window", window, LOSSLESS_WINDOW_CHOICES, LOSSLESS_WINDOW_DOC);
   }
@@ -71,6 +79,7 @@ struct TimelyParams {
 class TimelySender final : public CongestionControl {
  public:
   TimelySender(const TimelyParams& p, SenderQp& qp, const CcEnv& env);
+  void on_start() override;
   void on_ack(const Packet& ack) override;
   double rtt_diff_ps() const { return rtt_diff_; }
   double rate_ai_bps() const { return rate_ai_; }
@@ -84,6 +93,7 @@ class TimelySender final : public CongestionControl {
   const TimelyParams& p_;
   SenderQp& qp_;
   Simulator& sim_;
+  RdmaNic& nic_;
   bool hpcc_;
   double rate_ai_;
   bool have_prev_ = false;

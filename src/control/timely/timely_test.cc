@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "control/cc_test_harness.h"
 
 namespace lossless {
@@ -159,6 +161,28 @@ TEST(Timely, PaperGradientIsTheSmoothedDifferenceOverMinRtt) {
   // A gradient beyond 1/beta cannot make the rate negative: it stops at min_rate.
   complete(h, seq, gap, 200 * kPsPerUs);
   EXPECT_DOUBLE_EQ(h.qp().rate_bps, 10e6);
+}
+
+TEST(Timely, PaperFlowStartsAtItsShareOfTheSendersActiveFlows) {
+  // "If there are N active flows at a sender, a new flow starts at rate C/(N+1)": host 0 starts a flow at 0
+  // (line rate) and a second one at 10 us (half of it); start_rate: line starts both at line rate.
+  for (const char* start : {"share", "line"}) {
+    TimelyParams p;
+    p.start_rate = start;
+    Network net(make_star(3, {100'000'000'000, kPsPerUs}), SwitchConfig{}, NicConfig{}, 1);
+    CcFactoryOf<CcParts<TimelyParams, TimelySender>> factory(p);
+    Flow a, b;
+    a.src = b.src = 0;
+    a.dst = 1;
+    b.dst = 2;
+    a.size_bytes = b.size_bytes = 1'000'000;
+    b.start_ps = 10 * kPsPerUs;
+    net.install_flows({a, b}, factory);
+    net.nic(0).port.paused_mask = 0xff;  // hold the data: only the start rates matter
+    net.sim().run(11 * kPsPerUs);
+    EXPECT_DOUBLE_EQ(net.qp(0).rate_bps, 100e9) << start;
+    EXPECT_DOUBLE_EQ(net.qp(1).rate_bps, std::string(start) == "share" ? 50e9 : 100e9) << start;
+  }
 }
 
 }  // namespace
