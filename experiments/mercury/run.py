@@ -384,6 +384,13 @@ def victim(out_dir):
         if s != "hpcc":
             why.append(f"{LABEL[s]} keeps F1 at {spread([100 * r['f1']['ratio'] for r in at(s)])} % or PFC does not "
                        f"reach S1 in every seed (rows)")
+    for s in OTHERS:
+        if slowed[s] and all(r["f1"]["after"] < 0.5 * r["f1"]["before"] for r in at(s)):
+            why.append(f"{LABEL[s]}'s F1 does not come back after the bursts ("
+                       f"{spread([r['f1']['after'] for r in at(s)], '{:.1f}')} Gb/s at 4.5-5.0 ms), so its slowdown "
+                       f"is more than the pauses' doing"
+                       + (": the paper variant's collapse on a single bottleneck (issue 25, item 1)" if s == "timely"
+                          else ""))
     tcd = runs[("dcqcn-tcd", A_XOFF, 1)]["f1"]
     items.append({
         "id": "fig9b-victim", "kind": "figure",
@@ -692,7 +699,7 @@ def fat_tree(out_dir, full):
                           ", ".join(f"{LABEL[s]} {rng([d_red(st, s, cdf, l, 'all', k) for l in LOADS])}" for s in OTHERS),
                           PAPER_D_OVERALL_AVG[cdf] if k == 0 else "Mercury lowest"))
     iso = []
-    for name, x in ((f"our settings, {D_ISO_MS} ms", base), (f"HPCC-code settings, {D_ISO_MS} ms", hc)):
+    for name, x in (((f"our settings, {D_ISO_MS} ms", base),) if full else ()) + ((f"HPCC-code settings, {D_ISO_MS} ms", hc),):
         for cdf in WORKLOADS:
             iso.append((f"(d) isolating, {name}: {cdf} overall avg FCT reduction (%)",
                         ", ".join(f"{LABEL[s]} {rng([d_red(x, s, cdf, l, 'all', 0) for l in LOADS])}" for s in OTHERS),
