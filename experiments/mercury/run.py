@@ -389,7 +389,10 @@ def victim(out_dir):
             why.append(f"{LABEL[s]}'s F1 does not come back after the bursts ("
                        f"{spread([r['f1']['after'] for r in at(s)], '{:.1f}')} Gb/s at 4.5-5.0 ms), so its slowdown "
                        f"is more than the pauses' doing"
-                       + (": the paper variant's collapse on a single bottleneck (issue 25, item 1)" if s == "timely"
+                       + (": the pauses raise F1's RTT, TIMELY's gradient cuts it towards its 10 Mb/s floor, and the "
+                          "paper variant regrows a rate by delta per 16 KB completion (dr/dt = delta x r / S, S / delta "
+                          "= 6.5 ms with delta = 20 Mb/s at 20G), ~50 ms from the floor back to 20 Gb/s; F1 is a "
+                          "victim of the RTT rise as the paper says, and stays one for tens of ms" if s == "timely"
                           else ""))
     tcd = runs[("dcqcn-tcd", A_XOFF, 1)]["f1"]
     items.append({
@@ -741,7 +744,9 @@ def fat_tree(out_dir, full):
                   + ". So the wide margins come from the baselines' settings: our DCQCN (and PACC, DCQCN+TCD) run the "
                   "SIGCOMM'15 RP (R_T clamped to R_C on every cut, alpha updated every 55 us, 50 us NP) where the HPCC "
                   "code's DCQCN keeps R_T, decays alpha every 1 us and cuts on marked ACKs; TIMELY's paper variant "
-                  "against the code's once-per-RTT rules. HPCC's margins are small under both (its eta = 0.95 costs "
+                  "regrows a cut flow by delta per 16 KB completion (dr/dt = delta x r / S: time constant S / delta "
+                  "= 1.3 ms at 100G, ~9 ms per factor 1000 back from its 10 Mb/s floor), where the code's variant "
+                  "updates once per RTT with its own constants. HPCC's margins are small under both (its eta = 0.95 costs "
                   "long flows ~5 % and its short flows beat Mercury's), where the paper has 27 % on long flows; "
                   "neither HPCC setting reproduces that.")
                + f" {scale}.")
