@@ -39,6 +39,7 @@ void write_outputs(const Scenario& sc, const Network& net, const RunResult& r,
              "# fully resolved scenario: `lossless run` on this file repeats the run exactly\n" +
                  resolved_scenario_text(sc) + "\n");
   if (sc.mechanism) write_mechanism_trace(net, (dir / (sc.sw.mechanism + ".csv")).string());
+  write_cc_trace(net, *sc.cc, (dir / (sc.cc_algorithm + ".csv")).string());
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <deque>
 #include <string>
 #include <utility>
@@ -33,6 +34,10 @@ struct RccParams {
   std::string received_bytes = "wire";
   TimePs clock_jitter = 0;
   TimePs clock_offset = 0;
+  bool trace = false;
+  std::string entry_derivative = "zero";
+  bool anti_windup = false;
+  std::string base = "one_way";
 
   // The variants MECHANISMS.md names, as switches: no_pid = RCC-EWA, no_ewa = RCC-PID.
   bool sender_side() const { return variant == "sender"; }
@@ -77,6 +82,23 @@ struct RccParams {
     v.time("clock_offset", clock_offset,
            "our model: each host's clock is off by a constant uniform draw in [-O/2, O/2] from the scenario "
            "seed (a one-way delay is then biased by the difference of two hosts' offsets)");
+    v.choice(
+        "base", base, {"rtt", "one_way"},
+        "RTT_base of the thresholds base x (1 + delta) and target base x (1 + delta/2) that the measured "
+        "one-way delay is compared with: rtt = the flow's unloaded round trip (paper §V-A: '12 us base "
+        "RTT', delta 0.2 'leads to a 13.2 us RTT target'; §IV: R_ref 13.2 us); one_way = the flow's "
+        "unloaded one-way delay (§III-C: 'the base and measured one-way delay'). Variant sender measures "
+        "the RTT and always uses the round trip");
+    v.choice(
+        "entry_derivative", entry_derivative, {"sample", "zero"},
+        "E(t-1) of the first PID step: sample = the error of the delay measured just before (paper Table "
+        "I: last_rtt, 'the last measured RTT'); zero = 0 (a derivative kick of Kd x E at entry)");
+    v.flag("anti_windup", anti_windup,
+           "not in the paper (for isolating runs): while the window is held at the one-MTU floor or the EWA "
+           "cap, U is set to the value that yields the window applied instead of integrating on");
+    v.flag("trace", trace,
+           "write rcc.csv, one row per flow: when it entered PID control, its PID steps, the time its window "
+           "sat at the one-MTU floor and at the EWA cap while in PID, its largest U");
   }
 };
 
@@ -98,6 +120,8 @@ class RccFlowRules {
     double delta = 0.2;
     double kp = 1e4, kd = 1e5;
     double mtu_bytes = 1000;
+    bool entry_from_sample = false;  // E_prev at PID entry: the last sample's error (else 0)
+    bool anti_windup = false;
     bool ewa = true, pid = true;
   };
   RccFlowRules(const Config& c, double initial_window_bytes);
@@ -110,9 +134,17 @@ class RccFlowRules {
   // one MTU, capped at `cap`.
   void pid_step(double cap_bytes);
 
+  // Where the window stands in PID control: its own value, at the one-MTU floor, or held by the cap.
+  enum class Held : std::uint8_t { kNone, kFloor, kCap };
+
   double window_bytes() const { return window_; }
   bool in_pid() const { return in_pid_; }
+  Held held() const { return held_; }
+  std::uint64_t pid_steps() const { return steps_; }
+  std::uint64_t floor_steps() const { return floor_steps_; }
+  double max_control_factor() const { return max_u_; }
   double control_factor() const { return u_; }
+  double last_delay_s() const { return last_delay_s_; }
   std::uint64_t consecutive() const { return over_; }
   double threshold_s() const { return threshold_s_; }
   double target_s() const { return target_s_; }
@@ -125,6 +157,27 @@ class RccFlowRules {
   double u_ = 0, e_prev_ = 0;
   std::uint64_t over_ = 0;
   bool in_pid_ = false;
+  bool sampled_ = false;
+  Held held_ = Held::kNone;
+  std::uint64_t steps_ = 0, floor_steps_ = 0;
+  double max_u_ = 0;
+};
+
+// The trace of one flow's PID (params.trace, rcc.csv): when it entered, and how long its window sat at the
+// one-MTU floor and at the EWA cap, accounted at every window update of its rules.
+struct RccTrace {
+  TimePs entry_ps = kTimeNever;
+  TimePs floor_ps = 0, cap_ps = 0;
+  TimePs last_ps = 0;
+  double entry_delay_s = 0;  // the sample that completed the n over the threshold
+  RccFlowRules::Held held = RccFlowRules::Held::kNone;
+  bool closed = false;
+  // The rules' window may have changed at `now`.
+  void update(TimePs now, const RccFlowRules& r);
+  // The flow's last packet (receiver) or completion (sender): time stops here.
+  void close(TimePs now);
+  static const char* header();
+  void write_row(std::FILE* out, const RccFlowRules& r) const;
 };
 
 // Per NIC: the receiver's count N of active flows (first packet arrived, last not yet), the bytes it received
@@ -164,6 +217,7 @@ class RccReceiver final : public ReceiverControl {
   // The window the next ACK carries (variant receiver), or the EWA share (variant sender).
   double window_bytes() const { return window_; }
   const RccFlowRules& rules() const { return rules_; }
+  const RccTrace& trace() const { return trace_; }
 
  private:
   double cap_bytes() const;
@@ -177,6 +231,7 @@ class RccReceiver final : public ReceiverControl {
   double bdp_bytes_;  // C x base_rtt, C the receiver's link rate
   RccFlowRules rules_;
   Timer pid_timer_;
+  RccTrace trace_;
   double window_;
   bool count_payload_;
   bool busy_ = false;
@@ -190,9 +245,10 @@ class RccSender final : public CongestionControl {
   RccSender(const RccParams& p, SenderQp& qp, const CcEnv& env);
   void on_ack(const Packet& ack) override;
   void on_sent(Packet& data) override;
-  void on_finish() override { pid_timer_.cancel(); }
+  void on_finish() override;
 
   const RccFlowRules& rules() const { return rules_; }
+  const RccTrace& trace() const { return trace_; }
 
  private:
   void apply(double window_bytes);
@@ -207,6 +263,7 @@ class RccSender final : public CongestionControl {
   double mtu_bytes_;
   RccFlowRules rules_;  // variant sender only
   Timer pid_timer_;
+  RccTrace trace_;    // variant sender only
   double cap_bytes_;  // variant sender: the latest EWA share from the receiver
 };
 
@@ -215,6 +272,14 @@ struct Rcc {
   using Sender = RccSender;
   using Receiver = RccReceiver;
   using Nic = RccNic;
+  static const char* trace_header(const Params& p) { return p.trace ? RccTrace::header() : nullptr; }
+  // The PID is the receiver's, or the sender's in variant sender.
+  static void write_trace_row(std::FILE* out, const Params& p, const Sender& s, const Receiver& r) {
+    if (p.sender_side())
+      s.trace().write_row(out, s.rules());
+    else
+      r.trace().write_row(out, r.rules());
+  }
 };
 
 }  // namespace lossless

@@ -114,6 +114,50 @@ TEST(RccRules, PidWindowIsFlooredAtOneMtuAndCappedByTheShare) {
   EXPECT_DOUBLE_EQ(r.window_bytes(), 20'000);
 }
 
+TEST(RccRules, EntryDerivativeFromTheLastMeasuredDelay) {
+  RccFlowRules::Config c = config();
+  c.entry_from_sample = true;
+  RccFlowRules r(c, 50'000);
+  r.on_sample(2.5 * kUs, false, 50'000);
+  r.on_sample(2.8 * kUs, false, 50'000);
+  ASSERT_TRUE(r.on_sample(3 * kUs, false, 50'000));
+  // E(t-1) is the error of the sample before (2.8 us), not 0: U = Kp E + Kd (E - E_prev), no kick of Kd E.
+  const double e = 0.8 * kUs, e_prev = 0.6 * kUs;
+  EXPECT_NEAR(r.control_factor(), 1e4 * e + 1e5 * (e - e_prev), 1e-12);
+  // With n = 1 the entry sample is the first: no sample before, no derivative term.
+  c.n = 1;
+  RccFlowRules first(c, 50'000);
+  ASSERT_TRUE(first.on_sample(3 * kUs, false, 50'000));
+  EXPECT_NEAR(first.control_factor(), 1e4 * e, 1e-12);
+}
+
+TEST(RccRules, AntiWindupStopsTheIntegralAtTheFloor) {
+  RccFlowRules::Config c = config();
+  c.anti_windup = true;
+  RccFlowRules r(c, 50'000);
+  for (int i = 0; i < 3; ++i) r.on_sample(100 * kUs, false, 50'000);  // a deep queue: the floor at once
+  ASSERT_TRUE(r.in_pid());
+  EXPECT_DOUBLE_EQ(r.window_bytes(), 1000);
+  EXPECT_EQ(r.held(), RccFlowRules::Held::kFloor);
+  // U is the factor that took 50 KB to 1 KB, not the ~10 the error integrated to.
+  EXPECT_NEAR(r.control_factor(), std::atanh(1 - 1000.0 / 50'000), 1e-9);
+  for (int i = 0; i < 5; ++i) r.pid_step(50'000);  // the queue stays: held at the floor, U = 0
+  EXPECT_NEAR(r.control_factor(), 0, 1e-9);
+  EXPECT_EQ(r.floor_steps(), 6u);
+  // The path empties: the window grows at the next step (without anti-windup U would first unwind ~10).
+  r.on_sample(2.0 * kUs, false, 50'000);
+  r.pid_step(50'000);
+  EXPECT_LT(r.control_factor(), 0);
+  EXPECT_GT(r.window_bytes(), 1000);
+  EXPECT_EQ(r.held(), RccFlowRules::Held::kNone);
+  // Held at the cap: U stays at the factor that reaches the cap instead of running to -infinity.
+  for (int i = 0; i < 200; ++i) r.pid_step(50'000);
+  EXPECT_DOUBLE_EQ(r.window_bytes(), 50'000);
+  EXPECT_EQ(r.held(), RccFlowRules::Held::kCap);
+  EXPECT_NEAR(r.control_factor(), 0, 1e-9);
+  EXPECT_EQ(r.pid_steps(), 207u);
+}
+
 TEST(RccRules, WithoutPidAlwaysTheShareWithoutEwaAlwaysDetection) {
   RccFlowRules ewa_only(config(true, false), 50'000);
   for (int i = 0; i < 10; ++i) EXPECT_FALSE(ewa_only.on_sample(10 * kUs, false, 30'000));
@@ -249,6 +293,46 @@ TEST(RccReceiverRules, SaturatedLastHopIsLastHopCongestion) {
     t.advance(10 * 1048 * 80);
   }
   EXPECT_TRUE(t.rx(0).rules().in_pid());
+}
+
+TEST(RccReceiverRules, BaseIsTheRoundTripOrTheOneWayDelay) {
+  RccParams rtt;
+  rtt.base = "rtt";
+  RccNet a(2, {flow(1, 0, 100'000'000)}, rtt);
+  EXPECT_NEAR(a.rx(0).rules().threshold_s(), 1.2 * static_cast<double>(kBaseRtt) * 1e-12, 1e-15);
+  EXPECT_NEAR(a.rx(0).rules().target_s(), 1.1 * static_cast<double>(kBaseRtt) * 1e-12, 1e-15);
+  RccParams one_way;
+  one_way.base = "one_way";
+  RccNet b(2, {flow(1, 0, 100'000'000)}, one_way);
+  EXPECT_NEAR(b.rx(0).rules().threshold_s(), 1.2 * static_cast<double>(kDataOneWay) * 1e-12, 1e-15);
+  // RCC-sender measures the RTT: its base is the round trip whatever `base` says.
+  one_way.variant = "sender";
+  RccNet c(2, {flow(1, 0, 100'000'000)}, one_way);
+  EXPECT_NEAR(static_cast<RccSender*>(c.net.qp(0).cc)->rules().threshold_s(),
+              1.2 * static_cast<double>(kBaseRtt) * 1e-12, 1e-15);
+}
+
+TEST(RccTraceRows, TimeAtTheFloorAndAtTheCapWhileInPid) {
+  RccParams p;
+  p.base = "one_way";
+  p.trace = true;
+  RccNet t(2, {flow(1, 0, 100'000'000)}, p);
+  // Three samples 100 us over base: in PID, the first step takes the window to the floor.
+  Bytes seq = 0;
+  for (int i = 0; i < 3; ++i) {
+    t.deliver(0, seq, kDataOneWay + 100 * kPsPerUs);
+    seq += 1000;
+  }
+  ASSERT_TRUE(t.rx(0).rules().in_pid());
+  const TimePs entry = t.net.sim().now();
+  EXPECT_EQ(t.rx(0).trace().entry_ps, entry);
+  EXPECT_EQ(t.rx(0).rules().held(), RccFlowRules::Held::kFloor);
+  t.advance(10 * kBaseRtt);  // ten PID steps at the floor (the last sample stays 100 us over)
+  t.deliver(0, seq, kDataOneWay + 100 * kPsPerUs);
+  EXPECT_EQ(t.rx(0).trace().floor_ps, t.net.sim().now() - entry);
+  EXPECT_EQ(t.rx(0).trace().cap_ps, 0u);
+  EXPECT_EQ(t.rx(0).rules().pid_steps(), 11u);
+  EXPECT_EQ(t.rx(0).rules().floor_steps(), 11u);
 }
 
 TEST(RccNicState, BytesReceivedOverASlidingWindow) {
