@@ -1,6 +1,7 @@
 // RCC (Zhang et al., IEEE/ACM ToN 2023; MECHANISMS.md §3): receiver-driven congestion control. The receiver
 // tells last-hop congestion (its link saturated: B_R >= eta C base_rtt) from in-network congestion (n
-// consecutive one-way delays above base (1 + delta) while the last hop is not saturated). Last-hop congestion
+// consecutive one-way delays above base (1 + delta) while the last hop is not saturated; base = the flow's
+// base RTT by default, paper §V-A, or its one-way delay, §III-C: params.base). Last-hop congestion
 // gets the explicit window assignment (EWA: C base_rtt / N for each of the host's N active flows); a flow in
 // in-network congestion enters a PID controller on the one-way delay for the rest of its life, run once per
 // base RTT, its window capped by the EWA share. The window rides on every ACK; the sender keeps at most W in
@@ -29,15 +30,15 @@ struct RccParams {
   std::uint64_t n = 3;
   double delta = 0.2;
   double eta = 0.95;
-  double kp = 1e4;
-  double kd = 1e5;
+  double kp = 16;
+  double kd = 7e3;
   std::string received_bytes = "wire";
   TimePs clock_jitter = 0;
   TimePs clock_offset = 0;
   bool trace = false;
-  std::string entry_derivative = "zero";
+  std::string entry_derivative = "sample";
   bool anti_windup = false;
-  std::string base = "one_way";
+  std::string base = "rtt";
 
   // The variants MECHANISMS.md names, as switches: no_pid = RCC-EWA, no_ewa = RCC-PID.
   bool sender_side() const { return variant == "sender"; }
@@ -69,12 +70,15 @@ struct RccParams {
         "what B_R counts (paper: 'received bytes'; our choice): wire = data packets as they cross the last "
         "hop (a saturated link gives B_R = C x base_rtt); payload = their payload only (a saturated link "
         "gives mtu / (mtu + header) of it, 95.4 % with 1000 B + 48 B, just above eta = 0.95)");
-    v.real("kp", kp,
-           "PID proportional gain, E in seconds (paper evaluation 1e4; its analysis keeps [1, 16] in actual "
-           "use)",
-           0.0, 1e9);
-    v.real("kd", kd, "PID derivative gain, E in seconds (paper evaluation 1e5; its analysis [1e3, 7e3])", 0.0,
-           1e12);
+    v.real(
+        "kp", kp,
+        "PID proportional gain, E in seconds; default 16, the top of the paper's range 'in actual use' "
+        "(§IV-D: [1, 16]); its evaluation's 1e4 (§V-A) winds U up while a window sits at the one-MTU floor "
+        "(experiments/rcc/README.md)",
+        0.0, 1e9);
+    v.real("kd", kd,
+           "PID derivative gain, E in seconds; default 7e3, the top of §IV-D's [1e3, 7e3] (evaluation: 1e5)",
+           0.0, 1e12);
     v.time(
         "clock_jitter", clock_jitter,
         "RCC-async (our model): every clock reading (the sender's timestamp, the receiver's arrival time) is "
@@ -120,7 +124,7 @@ class RccFlowRules {
     double delta = 0.2;
     double kp = 1e4, kd = 1e5;
     double mtu_bytes = 1000;
-    bool entry_from_sample = false;  // E_prev at PID entry: the last sample's error (else 0)
+    bool entry_from_sample = true;  // E_prev at PID entry: the last sample's error (else 0)
     bool anti_windup = false;
     bool ewa = true, pid = true;
   };

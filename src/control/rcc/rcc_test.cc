@@ -21,6 +21,7 @@ RccFlowRules::Config config(bool ewa = true, bool pid = true) {
   c.kp = 1e4;
   c.kd = 1e5;
   c.mtu_bytes = 1000;
+  c.entry_from_sample = false;  // E(t-1) = 0 at entry: the first step's U is (Kp + Kd) E
   c.ewa = ewa;
   c.pid = pid;
   return c;
@@ -158,6 +159,40 @@ TEST(RccRules, AntiWindupStopsTheIntegralAtTheFloor) {
   EXPECT_EQ(r.pid_steps(), 207u);
 }
 
+// The behaviour issue 25 settled: after a long in-network episode has put the window on the one-MTU floor
+// (the analysis' gains cut slowly: U grows by 16 x E per step, so it takes a few hundred steps of 20 us), the
+// window leaves the floor as soon as the queue is gone with the defaults (base RTT, Kp 16, Kd 7e3): the
+// error at an empty queue is one-way - 1.1 x base RTT, about -0.6 x base RTT, and the integral 16 x sum(E)
+// stays small. With the one-way base and the evaluation's gains the integral of the episode (1e4 x sum(E))
+// must first unwind at 1e4 x 0.1 x one-way per step: the window sits at the floor for hundreds of steps.
+TEST(RccRules, WindowLeavesTheFloorWhenTheQueueIsGoneWithTheDefaultsNotWithTheOldReadings) {
+  const double one_way = 6.25 * kUs, rtt = 12.27 * kUs;  // the fat tree's cross-pod path
+  RccFlowRules::Config now = config();
+  now.base_s = rtt;
+  now.kp = 16;
+  now.kd = 7e3;
+  now.entry_from_sample = true;
+  RccFlowRules::Config before = config();
+  before.base_s = one_way;
+  auto episode = [&](RccFlowRules& r) {
+    for (int i = 0; i < 3; ++i) r.on_sample(one_way + 20 * kUs, false, 150'000);  // 250 KB of queue at 100G
+    EXPECT_TRUE(r.in_pid());
+    for (int i = 0; i < 400; ++i) r.pid_step(150'000);  // 400 base RTTs (5 ms) of it
+    EXPECT_EQ(r.held(), RccFlowRules::Held::kFloor);
+    r.on_sample(one_way, false, 150'000);  // the queue is gone
+    int steps = 0;
+    while (r.held() == RccFlowRules::Held::kFloor && steps < 2000) r.pid_step(150'000), ++steps;
+    return steps;
+  };
+  RccFlowRules a(now, 150'000), b(before, 150'000);
+  EXPECT_LE(episode(a), 1);
+  EXPECT_GT(episode(b), 300);
+  // From the floor back to the share within a few hundred base RTTs (about 3.5 % per step).
+  int steps = 0;
+  while (a.held() != RccFlowRules::Held::kCap && steps < 1000) a.pid_step(150'000), ++steps;
+  EXPECT_LT(steps, 300);
+}
+
 TEST(RccRules, WithoutPidAlwaysTheShareWithoutEwaAlwaysDetection) {
   RccFlowRules ewa_only(config(true, false), 50'000);
   for (int i = 0; i < 10; ++i) EXPECT_FALSE(ewa_only.on_sample(10 * kUs, false, 30'000));
@@ -251,26 +286,41 @@ TEST(RccReceiverRules, AckCarriesTheWindow) {
 
 TEST(RccReceiverRules, OneWayDelayDetectsInNetworkCongestionAndThePidRunsOncePerBaseRtt) {
   RccNet t(2, {flow(1, 0, 100'000'000)});
-  // One packet per base RTT: the host receives far less than eta C base_rtt, so delay decides. The queue
-  // adds 1 us (over base x 1.2 = 2.6 us).
+  // Defaults: RTT_base = the base RTT (threshold 1.2, target 1.1 x kBaseRtt, compared with the one-way
+  // delay), Kp 16, Kd 7e3, E(t-1) at entry from the sample before. One packet per base RTT: the host
+  // receives far less than eta C base_rtt, so delay decides. The queue adds 4 us: one way 6.17 us, over
+  // 1.2 x 4.33 us = 5.2 us.
+  const TimePs delay = kDataOneWay + 4 * kPsPerUs;
   for (int i = 0; i < 2; ++i) {
-    t.deliver(0, 1000 * i, kDataOneWay + kPsPerUs);
+    t.deliver(0, 1000 * i, delay);
     t.advance(kBaseRtt);
   }
   EXPECT_FALSE(t.rx(0).rules().in_pid());
-  t.deliver(0, 2000, kDataOneWay + kPsPerUs);
+  t.deliver(0, 2000, delay);
   ASSERT_TRUE(t.rx(0).rules().in_pid());
-  const double base_s = static_cast<double>(kDataOneWay) * 1e-12;
-  const double e = 1e-6 - 0.1 * base_s;  // d - base x 1.1
-  EXPECT_NEAR(t.rx(0).rules().control_factor(), (1e4 + 1e5) * e, 1e-9);
+  const double e = static_cast<double>(delay) * 1e-12 - 1.1 * static_cast<double>(kBaseRtt) * 1e-12;
+  EXPECT_NEAR(t.rx(0).rules().control_factor(), 16 * e, 1e-12);  // the same delay before: no derivative
   // The timer takes the next step one base RTT later, from the latest sample.
   const double u1 = t.rx(0).rules().control_factor();
   t.advance(kBaseRtt - 1);
   EXPECT_DOUBLE_EQ(t.rx(0).rules().control_factor(), u1);
   t.advance(1);
-  EXPECT_NEAR(t.rx(0).rules().control_factor(), u1 + 1e4 * e, 1e-9);
+  EXPECT_NEAR(t.rx(0).rules().control_factor(), u1 + 16 * e, 1e-12);
   t.advance(kBaseRtt);
-  EXPECT_NEAR(t.rx(0).rules().control_factor(), u1 + 2e4 * e, 1e-9);
+  EXPECT_NEAR(t.rx(0).rules().control_factor(), u1 + 32 * e, 1e-12);
+  // The one-way reading (paper §III-C) detects 1 us of queueing, which the default does not.
+  RccParams one_way;
+  one_way.base = "one_way";
+  RccNet o(2, {flow(1, 0, 100'000'000)}, one_way);
+  RccNet r(2, {flow(1, 0, 100'000'000)});
+  for (int i = 0; i < 3; ++i) {
+    o.deliver(0, 1000 * i, kDataOneWay + kPsPerUs);
+    r.deliver(0, 1000 * i, kDataOneWay + kPsPerUs);
+    o.advance(kBaseRtt);
+    r.advance(kBaseRtt);
+  }
+  EXPECT_TRUE(o.rx(0).rules().in_pid());
+  EXPECT_FALSE(r.rx(0).rules().in_pid());
 }
 
 TEST(RccReceiverRules, SaturatedLastHopIsLastHopCongestion) {
@@ -315,6 +365,9 @@ TEST(RccReceiverRules, BaseIsTheRoundTripOrTheOneWayDelay) {
 TEST(RccTraceRows, TimeAtTheFloorAndAtTheCapWhileInPid) {
   RccParams p;
   p.base = "one_way";
+  p.kp = 1e4;  // the evaluation's gains with E(t-1) = 0: the first step goes to the floor
+  p.kd = 1e5;
+  p.entry_derivative = "zero";
   p.trace = true;
   RccNet t(2, {flow(1, 0, 100'000'000)}, p);
   // Three samples 100 us over base: in PID, the first step takes the window to the floor.
