@@ -216,8 +216,20 @@ def overall_item(stats, workloads, loads, schemes, duration_ms):
               "favour short messages, which no FIFO single-priority scheme (RCC, HPCC, DCQCN, TIMELY) can match on "
               "the average FCT (Homa's own paper shows it near SRPT-optimal).")
     for s in ahead:
-        if s != "homa":
-            causes.append(f"{LABEL[s]} is ahead at " + ", ".join(ahead[s]) + ".")
+        if s == "homa":
+            continue
+        # Per flow size at the first point where it is ahead: which flows make its lead.
+        w, l = next((w, l) for w in workloads for l in loads if f"{w} {int(l * 100)} %" in ahead[s])
+        x, r = stats[(w, l, s)], stats[(w, l, "rcc")]
+        heavy = max((b[2] for b in BINS if r[b[2]]["n"]), key=lambda b: r[b]["n"] * r[b]["avg"])
+        causes.append(
+            f"{LABEL[s]} is ahead at " + ", ".join(ahead[s]) + f". At {w} {int(l * 100)} % its flows under 10 KB "
+            f"average {x['<10KB']['avg']:.1f} us against RCC's {r['<10KB']['avg']:.1f}, but its {heavy} flows, which "
+            f"carry most of the average, {x[heavy]['avg']:.0f} against {r[heavy]['avg']:.0f} us: RCC's EWA splits a "
+            "shared last hop exactly evenly, which costs flows of similar size the most in average FCT (two flows "
+            "of S bytes finish together at 2S/C, one after the other at S/C and 2S/C), and "
+            + ("TIMELY does not converge to the fair split (paper §III-A: TIMELY 'fails to converge to a fixed "
+               "point')." if s == "timely" else f"{LABEL[s]} splits it less evenly."))
     if level:
         causes.append("Level with RCC (within 1 %): " + "; ".join(f"{LABEL[s]} at {', '.join(v)}" for s, v in
                                                                   level.items())
