@@ -58,6 +58,8 @@ bool RccFlowRules::on_sample(double delay_s, bool last_hop_busy, double cap_byte
     if (window_ > cap_bytes) {
       window_ = cap_bytes;
       held_ = Held::kCap;
+    } else if (held_ == Held::kCap && window_ < cap_bytes) {
+      held_ = Held::kNone;  // the share grew: the window is the PID's again
     }
     return false;
   }
