@@ -10,6 +10,7 @@
 //  - a switch part, optional, installed on every switch (HPCC's INT stamping), a SwitchMechanism.
 #pragma once
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -144,6 +145,14 @@ class CcFactory : public SchemeFactory {
   virtual SubstrateHints hints() const { return {}; }
   // Bytes of per-flow state one create() and create_receiver() allocate (memory report).
   virtual std::size_t state_bytes() const = 0;
+  // The scheme's per-flow trace (`<cc>.csv`, written at the end of a run when its parameters ask for one):
+  // the CSV header, its first column flow_id; null = no trace.
+  virtual const char* trace_header() const { return nullptr; }
+  // One flow's columns after flow_id (with the leading comma and the newline), from its two parts.
+  virtual void write_trace_row(std::FILE* out, const CongestionControl& sender,
+                               const ReceiverControl& receiver) const {
+    (void)out, (void)sender, (void)receiver;
+  }
 };
 
 using CcScheme = SchemeEntry<CcFactory>;

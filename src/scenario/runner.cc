@@ -83,6 +83,7 @@ void write_outputs(const Scenario& sc, const Network& net, const std::vector<Pfc
       dir.path("scenario.yaml"),
       "# fully resolved scenario: `lossless run` on this file repeats the run exactly\n" + resolved + "\n");
   if (sc.mechanism) write_mechanism_trace(net, dir.path(sc.sw.mechanism + ".csv"));
+  write_cc_trace(net, *sc.cc, dir.path(sc.cc_algorithm + ".csv"));
 }
 
 // A YAML tree as text with every mapping's keys in order: the same values give the same text whatever order
