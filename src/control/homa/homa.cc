@@ -149,7 +149,7 @@ HomaReceiver::HomaReceiver(const HomaParams& p, ReceiverContext& rx, const Flow&
       recover_(recovers(p, env)),
       timeout_ps_(timeout_of(p, env)),
       timer_(Timer::bind<HomaReceiver, &HomaReceiver::on_timeout>(this)) {
-  rx.reassembles = true;
+  rx.reassembles = ReceiverContext::Reassembly::kScheme;
   rx.ack_every = 0;  // one ACK, for the last byte: the message's completion
 }
 
