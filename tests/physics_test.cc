@@ -1,9 +1,11 @@
 // Scenario tests: physical invariants of the fabric (DESIGN.md §2) on small topologies.
 #include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <fstream>
 #include <set>
+#include <string>
 
 #include "test_util.h"
 
@@ -161,6 +163,29 @@ TEST(Physics, PlacedDataLostInALossyFabricIsRecoveredByTheTimeout) {
   EXPECT_EQ(out.result.flows_completed, 16u);
   EXPECT_EQ(out.result.counters.nacks, 0u);
   EXPECT_GT(out.result.counters.timeouts, 0u);
+}
+
+TEST(Physics, TimeoutIsArmedWhereGoBackNReceiversMaySeeReordering) {
+  // nic.rto auto: a go-back-N receiver NACKs only when a later packet arrives, so where a flow's last packets
+  // may be lost (lossy) or overtaken and discarded (per-packet routing, a mechanism that moves flows under
+  // way) the sender needs its timeout; not on a lossless fabric with one path per flow, not with receivers
+  // that place out-of-order data, not for a scheme with its own timers.
+  auto rto = [](const std::string& extra) {
+    const std::string yaml = std::string(R"(
+topology: {type: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 2}
+workload: [{type: flows, flows: [{src: 0, dst: 2, size: 10KB, start: 0}]}]
+)") + extra;
+    return parse_scenario(YAML::Load(yaml), "test.yaml", ScenarioOverrides{}).nic.rto_ps;
+  };
+  EXPECT_EQ(rto(""), 0u);
+  EXPECT_EQ(rto("switch: {flow_control: none}"), kPsPerMs);
+  EXPECT_EQ(rto("switch: {routing: spray}"), kPsPerMs);
+  EXPECT_EQ(rto("switch: {routing: spray}\nnic: {out_of_order: place}"), 0u);
+  EXPECT_EQ(rto("switch: {routing: spray}\ncc: {algorithm: homa}"), 0u);
+  EXPECT_EQ(rto("switch: {architecture: voq, mechanism: rcm}"), kPsPerMs);
+  EXPECT_EQ(rto("switch: {architecture: voq, mechanism: rcm, params: {sar_flows: new}}"), 0u);
+  EXPECT_EQ(rto("switch: {architecture: voq, mechanism: rcm, params: {sar: false}}"), 0u);
+  EXPECT_EQ(rto("switch: {routing: spray}\nnic: {rto: 0}"), 0u);
 }
 
 TEST(Physics, BytesConservedEveryFlowDeliversItsSize) {

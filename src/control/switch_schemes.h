@@ -35,13 +35,21 @@ class FlowControlFactoryOf final : public FlowControlFactory {
   Params p_;
 };
 
-// Router(const Params&, Switch&, Network&) per switch.
+// Router(const Params&, Switch&, Network&) per switch; `Router::kReorders` (true) when packets of one flow
+// may take different paths.
 template <class Params, class Router>
 class RoutingFactoryOf final : public RoutingFactory {
  public:
   explicit RoutingFactoryOf(const Params& p) : p_(p) {}
   std::unique_ptr<RoutingPolicy> create(Switch& sw, Network& net) const override {
     return std::make_unique<Router>(p_, sw, net);
+  }
+  bool reorders() const override {
+    if constexpr (requires { Router::kReorders; }) {
+      return Router::kReorders;
+    } else {
+      return false;
+    }
   }
 
  private:

@@ -204,8 +204,9 @@ struct NicConfig {
     place_out_of_order = ooo == "place";
     v.time_or_auto(
         "rto", rto_ps,
-        "go-back-N timeout without ACK progress; 0 = off; auto = off lossless or when the congestion "
-        "control recovers losses itself, 1ms lossy");
+        "go-back-N timeout without ACK progress; 0 = off; auto = 1ms when data may be lost (lossy) or "
+        "reordered with go_back_n receivers (switch.routing spray, a mechanism that moves flows under way: "
+        "RCM's SAR), else off, and off when the congestion control recovers losses itself");
   }
 };
 

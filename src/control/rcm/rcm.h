@@ -70,6 +70,12 @@ struct RcmParams {
   std::uint64_t cn_max_ids = 16;
   bool trace = false;
 
+  // SAR steering flows under way reorders their packets (nic.rto auto arms the timeout with go-back-N).
+  MechanismHints hints() const {
+    MechanismHints h;
+    h.moves_flows = sar && sar_flows == "all";
+    return h;
+  }
   template <class V>
   void visit(V& v) {
     v.real("q_eq_fraction", q_eq_fraction,
