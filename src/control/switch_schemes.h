@@ -39,7 +39,8 @@ class FlowControlFactoryOf final : public FlowControlFactory {
   Params p_;
 };
 
-// Router(const Params&, Switch&, Network&) per switch.
+// Router(const Params&, Switch&, Network&) per switch; `Router::kReorders` (true) when packets of one flow
+// may take different paths.
 template <class Params, class Router>
 class RoutingFactoryOf final : public RoutingFactory {
  public:
@@ -48,6 +49,13 @@ class RoutingFactoryOf final : public RoutingFactory {
     return std::make_unique<Router>(p_, sw, net);
   }
   SlotList slots() const override { return slots_of<Router>(); }
+  bool reorders() const override {
+    if constexpr (requires { Router::kReorders; }) {
+      return Router::kReorders;
+    } else {
+      return false;
+    }
+  }
 
  private:
   Params p_;

@@ -180,6 +180,9 @@ struct NicConfig {
   std::uint8_t data_priority = 3;
   TimePs nack_interval_ps = 500 * kPsPerUs;  // at most one NACK per expected sequence in this interval
   TimePs rto_ps = 0;                         // retransmission timeout (go-back-N); 0 = off
+  // Data beyond the expected sequence: false = NACK it (go-back-N), true = place it and acknowledge once the
+  // gap fills (nic.out_of_order).
+  bool place_out_of_order = false;
 
   // cnp_interval and rto read `auto` as kTimeNever; the scenario parser resolves them (the congestion
   // control's choice; off on a lossless fabric, 1ms when lossy).
@@ -228,10 +231,19 @@ struct NicConfig {
     v.count("data_priority", prio, "priority of data packets", 1, 7);
     data_priority = static_cast<std::uint8_t>(prio);
     v.time("nack_interval", nack_interval_ps, "at most one NACK per expected sequence in this interval");
+    std::string ooo = place_out_of_order ? "place" : "go_back_n";
+    v.choice(
+        "out_of_order", ooo, {"go_back_n", "place"},
+        "data beyond the expected sequence: go_back_n = NACK it and drop it, the sender goes back to the "
+        "NACKed sequence (RoCEv2 NICs); place = keep it and acknowledge cumulatively once the gap fills, "
+        "no NACK (NICs built for adaptive routing, IRN's out-of-order placement); losses are then "
+        "recovered by nic.rto only");
+    place_out_of_order = ooo == "place";
     v.time_or_auto(
         "rto", rto_ps,
-        "go-back-N timeout without ACK progress; 0 = off; auto = off lossless or when the congestion "
-        "control recovers losses itself, 1ms lossy");
+        "go-back-N timeout without ACK progress; 0 = off; auto = 1ms when data may be lost (lossy) or "
+        "reordered with go_back_n receivers (switch.routing spray, a mechanism that moves flows under way: "
+        "RCM's SAR), else off, and off when the congestion control recovers losses itself");
   }
 };
 

@@ -79,9 +79,10 @@ class ReceiverControl {
   virtual void on_ack(Packet& ack) { (void)ack; }
   // A scheme packet of this flow arrived at its receiver.
   virtual void on_packet(const Packet& p) { (void)p; }
-  // Only when the receiver set ReceiverContext::reassembles: data beyond the in-order end is the receiver's
-  // to hold (it saw it in on_data) instead of being NACKed and discarded. When in-order data has just moved
-  // the in-order end to `in_order_end`, return the end of the contiguous bytes now held from the start.
+  // Only when the receiver set ReceiverContext::reassembles to kScheme: data beyond the in-order end is the
+  // receiver's to hold (it saw it in on_data) instead of being NACKed and discarded. When in-order data has
+  // just moved the in-order end to `in_order_end`, return the end of the contiguous bytes now held from the
+  // start.
   virtual Bytes contiguous_end(Bytes in_order_end) { return in_order_end; }
   // The conditions the receiver's state must meet (net/state_check.h). Default: none.
   virtual void check_state(StateCheck& check) const { (void)check; }

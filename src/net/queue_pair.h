@@ -77,10 +77,12 @@ struct alignas(64) ReceiverContext {
   // ACK every this many in-order packets (nic.ack_interval unless the scheme says otherwise); 0 = only the
   // last one (the scheme sends its own feedback).
   std::uint32_t ack_every = 1;
-  // Data beyond the in-order end is held by the scheme's receiver (ReceiverControl::contiguous_end), not
-  // NACKed: a message transport that reassembles (Homa), where packets of one message may overtake each
-  // other.
-  bool reassembles = false;
+  // Who holds data that arrived beyond the in-order end. kNone: nobody, it is NACKed (go-back-N). kScheme:
+  // the scheme's receiver (ReceiverControl::contiguous_end), a message transport that reassembles (Homa),
+  // where packets of one message may overtake each other. kNic: the NIC placed it (nic.out_of_order:
+  // place), set while it holds some.
+  enum class Reassembly : std::uint8_t { kNone, kScheme, kNic };
+  Reassembly reassembles = Reassembly::kNone;
   bool ce_pending = false;
   Bytes last_nack_seq = ~Bytes{0};
   TimePs nack_allowed_ps = 0;

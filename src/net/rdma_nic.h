@@ -1,11 +1,14 @@
 // An RDMA NIC (RoCEv2): one QP per flow, per-QP pacing rate, window and send gate, round-robin among eligible
 // QPs (or the scheme's own choice) with ACK/NACK/CNP first, ACK every `ack_every` packets, NACK + go-back-N
-// on loss, and obedience to PFC on its single port. What a scheme does at the NIC — the sender's reaction,
+// on loss or reordering (or, with nic.out_of_order: place, out-of-order data kept until the gap fills), and
+// obedience to PFC on its single port. What a scheme does at the NIC — the sender's reaction,
 // the receiver's notification point, its own packets — lives in the scheme's hooks
 // (net/congestion_control.h).
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/timer.h"
@@ -84,6 +87,10 @@ class RdmaNic {
   // True when the packet was kept (turned into the ACK).
   bool receive_data(Packet* p);
   void receive_ack(Packet* p);
+  // nic.out_of_order place: keeps a data packet beyond the in-order end, and gives the end of the contiguous
+  // bytes from the in-order end `in_order_end` on (releasing what it covers).
+  void place(const Packet& p, ReceiverContext& rx);
+  Bytes placed_end(std::uint32_t flow, ReceiverContext& rx, Bytes in_order_end);
   void receive_scheme_packet(const Packet& p);
   // What a reply needs of the data packet it answers.
   struct ReplyTo {
@@ -109,6 +116,8 @@ class RdmaNic {
   NicControl* scheduler_ = nullptr;  // the per-NIC part when it picks QPs; null = round-robin
   Timer wake_;
   std::unique_ptr<NicControl> control_;
+  // Placed out-of-order data per flow (nic.out_of_order place): disjoint [begin, end) byte ranges, in order.
+  std::unordered_map<std::uint32_t, std::vector<std::pair<Bytes, Bytes>>> placed_;
 };
 
 }  // namespace lossless

@@ -29,6 +29,8 @@ class RoutingFactory : public SchemeFactory {
  public:
   virtual ~RoutingFactory() = default;
   virtual std::unique_ptr<RoutingPolicy> create(Switch& sw, Network& net) const = 0;
+  // True when packets of one flow may take different paths and so arrive out of order (spraying).
+  virtual bool reorders() const { return false; }
 };
 
 using RoutingScheme = SchemeEntry<RoutingFactory>;

@@ -54,6 +54,9 @@ struct MechanismHints {
   // switch.ecn.enabled default: false when the mechanism replaces RED marking (its switches send the
   // feedback, as PACC's CNPs, or mark packets themselves, as TCD).
   bool ecn_enabled = true;
+  // Packets of one flow may arrive out of order: the mechanism moves flows with packets in flight to another
+  // path (RCM's SAR). nic.rto auto then arms the timeout when receivers NACK out-of-order data.
+  bool moves_flows = false;
 };
 
 class MechanismFactory : public SchemeFactory {

@@ -629,9 +629,16 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& file, const S
   sc.sw = read_switch(top.map("switch"), sc.topology, sc.nic, sc.cc->hints(), &sc.mechanism);
   check_packet_layout(sc, root, file);
   if (sc.nic.rto_ps == kTimeNever) {
-    // auto: lossless fabrics need no timeout (NACKs cover reordering); lossy ones need one for tail losses,
-    // unless the scheme recovers losses with its own timers.
-    sc.nic.rto_ps = sc.sw.lossless() || sc.cc->hints().own_loss_recovery ? 0 : kPsPerMs;
+    // auto: a timeout where a flow's data may be lost (lossy) or overtaken while receivers go back N (per-
+    // packet routing, a mechanism that moves flows under way): a go-back-N receiver NACKs only when a later
+    // packet arrives, so a flow whose last packets were lost, or overtaken and discarded, would wait forever.
+    // None on a lossless fabric with one path per flow, or when the scheme recovers losses with its own
+    // timers.
+    const bool reordered_nacked =
+        !sc.nic.place_out_of_order &&
+        (sc.sw.routing_factory->reorders() || (sc.mechanism && sc.mechanism->hints().moves_flows));
+    sc.nic.rto_ps =
+        (sc.sw.lossless() && !reordered_nacked) || sc.cc->hints().own_loss_recovery ? 0 : kPsPerMs;
     sc.resolved["nic"]["rto"] = format_time(sc.nic.rto_ps);
   }
 

@@ -101,7 +101,7 @@ void FabricMonitor::sample() {
   put<std::uint32_t>(n);
   for (std::uint32_t id : active_) {
     if (net_.finish_ps(id) < since) continue;  // reported in the interval it finished in, then dropped
-    const Bytes d = net_.receiver(id).delivered;
+    const Bytes d = net_.receiver(id).delivered();
     put<std::uint32_t>(id);
     put<std::uint32_t>(saturated(d - last_delivered_[id]));
     last_delivered_[id] = d;

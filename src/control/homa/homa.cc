@@ -153,7 +153,7 @@ HomaReceiver::HomaReceiver(const HomaParams& p, ReceiverContext& rx, const Flow&
       timer_(Timer::bind<HomaReceiver, &HomaReceiver::on_timeout>(this)),
       grant_(env.slots.bind(kHomaGrantField)),
       resend_(env.slots.bind(kHomaResendField)) {
-  rx.reassembles = true;
+  rx.reassembles = ReceiverContext::Reassembly::kScheme;
   rx.ack_every = 0;  // one ACK, for the last byte: the message's completion
 }
 
