@@ -309,6 +309,7 @@ workload: [{type: flows, flows: [{src: 1, dst: 0, size: 100KB}]}]
 // --- A receiver that grants a message up to a limit and then no more; optionally it keeps a timer running
 // (the event queue then never drains).
 const PacketType kStingyGrant = PacketKinds::add("test.stingy_grant", PacketKinds::kEndToEnd);
+inline constexpr PacketSlot<Bytes> kStingyGrantField{"test.stingy_grant", {"test.stingy_grant"}};
 struct StingyParams {
   Bytes limit = 30'000;
   TimePs heartbeat = 0;  // 0: none
@@ -320,16 +321,20 @@ struct StingyParams {
 };
 class GrantWaitingSender final : public CongestionControl {
  public:
-  GrantWaitingSender(const StingyParams&, SenderQp& qp, const CcEnv&) : qp_(qp) { qp.set_send_gate(0); }
+  GrantWaitingSender(const StingyParams&, SenderQp& qp, const CcEnv& env)
+      : qp_(qp), grant_(env.slots.bind(kStingyGrantField)) {
+    qp.set_send_gate(0);
+  }
   void on_packet(const Packet& p) override {
     if (p.type != kStingyGrant) return;
-    qp_.set_send_gate(std::max(qp_.send_gate_bytes, p.ext<Bytes>()));
+    qp_.set_send_gate(std::max(qp_.send_gate_bytes, p.ext(grant_)));
     qp_.nic->on_qp_unblocked();
   }
   const char* send_gate_name() const override { return "grant"; }
 
  private:
   SenderQp& qp_;
+  Slot<Bytes> grant_;
 };
 class StingyReceiver final : public ReceiverControl {
  public:
@@ -338,7 +343,8 @@ class StingyReceiver final : public ReceiverControl {
         flow_(f),
         nic_(env.host_nic),
         sim_(env.sim),
-        timer_(Timer::bind<StingyReceiver, &StingyReceiver::beat>(this)) {
+        timer_(Timer::bind<StingyReceiver, &StingyReceiver::beat>(this)),
+        grant_(env.slots.bind(kStingyGrantField)) {
     // The first grant at once (from the receiver's side: as if the message announced itself).
     timer_.arm_at(sim_, f.start_ps);
   }
@@ -348,7 +354,7 @@ class StingyReceiver final : public ReceiverControl {
     if (!granted_) {
       granted_ = true;
       Packet* g = nic_.packet_for_flow(flow_.id, kStingyGrant, 64);
-      g->ext_init<Bytes>() = std::min(p_.limit, flow_.size_bytes);
+      g->ext_init(grant_) = std::min(p_.limit, flow_.size_bytes);
       nic_.send(g);
     }
     if (p_.heartbeat) timer_.arm_after(sim_, p_.heartbeat);
@@ -358,12 +364,14 @@ class StingyReceiver final : public ReceiverControl {
   RdmaNic& nic_;
   Simulator& sim_;
   Timer timer_;
+  Slot<Bytes> grant_;
   bool granted_ = false;
 };
 struct Stingy {
   using Params = StingyParams;
   using Sender = GrantWaitingSender;
   using Receiver = StingyReceiver;
+  static constexpr const SlotSpec* kSlots[] = {&kStingyGrantField};
 };
 LOSSLESS_REGISTER_CC_PARTS(Stingy, "test_stingy", "test: the receiver grants once, up to a limit");
 

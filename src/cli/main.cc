@@ -128,6 +128,8 @@ int report_interrupt(const Interrupted& e, const std::string& dir, std::size_t f
       static_cast<unsigned long long>(e.flows_completed), flows,
       previous ? "the previous run's outputs are intact in" : "there is no complete run in", dir.c_str());
   return kInterruptedExitStatus;
+}
+
 // With --check, stalled flows make the run fail with exit status 3 (README "Stalls and PFC deadlocks").
 int check_status(const Args& a, const RunResult& r, const std::string& dir) {
   if (!a.check || r.unfinished.stalled == 0) return 0;

@@ -172,6 +172,8 @@ TEST(Timely, PaperFlowStartsAtItsShareOfTheSendersActiveFlows) {
     Network net(make_star(3, {100'000'000'000, kPsPerUs}), SwitchConfig{}, NicConfig{}, 1);
     CcFactoryOf<CcParts<TimelyParams, TimelySender>> factory(p);
     Flow a, b;
+    a.id = 0;
+    b.id = 1;
     a.src = b.src = 0;
     a.dst = 1;
     b.dst = 2;
