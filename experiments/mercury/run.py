@@ -32,6 +32,7 @@ SCHEMES = (("mercury", ["cc.algorithm=mercury", "switch.mechanism=mercury"]),
 LABEL = {"mercury": "Mercury", "dcqcn": "DCQCN", "timely": "TIMELY", "hpcc": "HPCC", "pacc": "PACC",
          "dcqcn-tcd": "DCQCN+TCD"}
 OTHERS = [s for s, _ in SCHEMES if s != "mercury"]
+VIEWED = ("dcqcn", "mercury")  # (a) at Xoff 48 KB, seed 1: recorded for `lossless view` (F1's pause chain)
 WORKLOADS = ("FB_Hadoop", "WebServer", "CacheFollower", "WebSearch")
 LOADS = (0.3, 0.5, 0.7)
 BURST_NS = 0.5e6  # (a): the bursts last 500 us from their start
@@ -87,6 +88,8 @@ def a_cases():
                          f"switch.pfc.xoff={xoff}KB", f"switch.pfc.xon={xoff - 2}KB"]
                 if s == "mercury":
                     extra.append("switch.params.trace=true")  # mercury.csv: every CNP, to count F1's
+                if (xoff, seed) == (A_XOFF, 1) and s in VIEWED:
+                    extra.append("monitor.fabric.interval=10us")  # the report's interactive view (Fig. 3, 9(b))
                 out.append((a_name(s, xoff, seed), "a-victim.yaml", sets + extra))
     for s, sets in SCHEMES:  # isolating run of Fig. 9(a): the HPCC simulator's settings, seed 1
         out.append((a_name(s, A_XOFF, 1) + "-hpcc-code", "a-victim.yaml",
@@ -287,7 +290,7 @@ def victim(out_dir):
         x, y = a_rate_series(out_dir, "dcqcn", A_XOFF, 1, f)
         fig3.append(series(name, x, y))
     items.append({
-        "id": "fig3-dcqcn", "kind": "figure",
+        "id": "fig3-dcqcn", "kind": "figure", "views": [a_name("dcqcn", A_XOFF, 1)],
         "title": "Fig. 3: DCQCN, congested flow F2 and victim flow F1 while 8 senders burst into R2 (Xoff 48 KB)",
         "rows": [list(x) for x in rows],
         "plots": [{"title": "Fig. 3: DCQCN, F2 and F1 (Xoff 48 KB, seed 1)", "type": "lines", "xlabel": "time (ms)",
@@ -403,7 +406,7 @@ def victim(out_dir):
                           else ""))
     tcd = runs[("dcqcn-tcd", A_XOFF, 1)]["f1"]
     items.append({
-        "id": "fig9b-victim", "kind": "figure",
+        "id": "fig9b-victim", "kind": "figure", "views": [a_name(v, A_XOFF, 1) for v in VIEWED],
         "title": "Fig. 9(b): the victim flow F1 under the six schemes (Xoff 48 KB), pause frames per port",
         "rows": [list(x) for x in rows],
         "plots": [{"title": "Fig. 9(b): victim flow F1 (Xoff 48 KB, seed 1)", "type": "lines", "xlabel": "time (ms)",

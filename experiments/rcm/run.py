@@ -52,15 +52,21 @@ def hot_loads(load):
     return [f"workload.0.load={round(0.85 * load, 6)}", f"workload.1.load={round(0.15 * load, 6)}"]
 
 
+# Runs recorded for `lossless view` (the report links their pages): the congestion region of Fig. 6 in 2 us
+# steps (its burst lasts 20 us), the victim of Fig. 7 with and without RCM.
+VIEW_FINE = ["monitor.fabric.interval=2us"]
+VIEW = ["monitor.fabric.interval=10us"]
+
+
 def cases(full, sweep=False):
     """Every run: (name, scenario file, --set overrides). Names are the output folders."""
-    out = [("a-rcm", "a-incast-burst.yaml", ["switch.params.trace=true"]),
+    out = [("a-rcm", "a-incast-burst.yaml", ["switch.params.trace=true"] + VIEW_FINE),
            ("a-rcm-literal-cfr", "a-incast-burst.yaml", ["switch.params.trace=true"] + LITERAL),
            ("a-dcqcn", "a-incast-burst.yaml", NONE),
-           ("b-rcm", "b-victim.yaml", []),
+           ("b-rcm", "b-victim.yaml", VIEW),
            ("b-rcm-sar-new", "b-victim.yaml", SAR_NEW),
            ("b-rcm-no-sar", "b-victim.yaml", ["switch.params.sar=false"]),
-           ("b-dcqcn", "b-victim.yaml", NONE)]
+           ("b-dcqcn", "b-victim.yaml", NONE + VIEW)]
     dur, drain = durations(full)
     c = [f"workload.{i}.duration={dur['c']}ms" for i in (0, 1)] + [f"stop={dur['c'] + drain}ms"]
     out += [("c-rcm", "c-hotspot.yaml", c), ("c-dcqcn", "c-hotspot.yaml", c + NONE),
@@ -165,7 +171,7 @@ def fig6(out_dir):
                f"which first drains (8 us at 100 Gb/s), the first window measures W_c (paper §3.4) and each 10 us window "
                f"applies one cut. With the paper's literal CFR rule (every CAM flow harmful) all five flows are held alike "
                f"and the burst keeps its half: experiments/rcm/README.md.")
-    item = {"id": "fig6-incast-burst", "kind": "figure",
+    item = {"id": "fig6-incast-burst", "kind": "figure", "views": ["a-rcm"],
             "title": "Fig. 6: incast (4 flows through one input of the last switch) with a 20 us micro-burst at 150 us",
             "rows": [list(x) for x in lines], "differs": differs, "verdict": verdict, "plots": plots}
     return lines, item
@@ -203,7 +209,7 @@ def fig7(out_dir):
                f"victim has the link to itself. The isolating run: with SAR steering new flows only (no flow under way "
                f"moves) the victim gets {v['rcm-sar-new']:.0f}, as with regional CC alone; the paper's ~50 is what its "
                f"regional CC gives, and its SAR text (§3.4) would move these flows too.")
-    item = {"id": "fig7-victim", "kind": "figure",
+    item = {"id": "fig7-victim", "kind": "figure", "views": ["b-rcm", "b-dcqcn"],
             "title": "Fig. 7: incast S1-S4 -> D0 with a victim Sv -> Dv sharing the first switch",
             "rows": [list(x) for x in lines], "differs": differs, "verdict": verdict, "plots": plots}
     return lines, item

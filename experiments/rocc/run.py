@@ -63,6 +63,9 @@ class CaseFailed(Exception):
     pass
 
 
+# The multi-bottleneck runs of RoCC and DCQCN recorded for `lossless view` (the report links their pages to Fig. 10).
+VIEW = ["monitor.fabric.interval=10us"]
+
 def fairness_sets(gbps, n):
     return [f"topology.hosts={n + 1}", f"workload.0.senders=1-{n}", f"topology.host_link.rate={gbps}Gbps",
             f"workload.0.rate={gbps * 9 // 10}Gbps"]
@@ -91,11 +94,11 @@ def cases(full):
     out.append(("f11-timely-60ms", "a-fairness.yaml", fairness_sets(40, 10) + sets_of["timely"] + ["stop=60ms"]))
     out.append(("f11-hpcc-n10", "a-fairness.yaml", fairness_sets(40, 10) + sets_of["hpcc"] + ["cc.params.expected_flows=10"]))
     out.append(("f11-dcqcn-pi-80ms", "a-fairness.yaml", fairness_sets(40, 10) + sets_of["dcqcn-pi"] + ["stop=80ms"]))
-    out.append(("c-multi-bottleneck", "c-multi-bottleneck.yaml", []))
+    out.append(("c-multi-bottleneck", "c-multi-bottleneck.yaml", VIEW))  # recorded for `lossless view`
     out.append(("d-asymmetric-rocc", "d-asymmetric.yaml", []))
     for cc, sets in SCHEMES:
         if cc != "rocc":
-            out.append((f"c-multi-bottleneck-{cc}", "c-multi-bottleneck.yaml", sets))
+            out.append((f"c-multi-bottleneck-{cc}", "c-multi-bottleneck.yaml", sets + (VIEW if cc == "dcqcn" else [])))
             out.append((f"d-asymmetric-{cc}", "d-asymmetric.yaml", sets))
     # Isolating runs of Figs. 10 and 12: RoCC's middle CP after its climb from F_min (20 ms, read at 8-20 ms);
     # BFC with one physical queue per port (flows share it, as colliding flows do); DCQCN on the asymmetric
@@ -486,7 +489,7 @@ def multi_bottleneck(out_dir):
                f"run D1..D4 get {min(mid):.2f}-{max(mid):.2f} and the 40G link {used:.1f} Gb/s, because the CP's F starts at "
                f"F_min and Algorithm 1 needs {ticks} ticks ({ticks * 0.04:.1f} ms) to reach 8.75 Gb/s (the ruling on the "
                f"settling time).")
-    item = {"id": "fig10-multi-bottleneck", "kind": "figure",
+    item = {"id": "fig10-multi-bottleneck", "kind": "figure", "views": ["c-multi-bottleneck", "c-multi-bottleneck-dcqcn"],
             "title": "Fig. 10 / 12(a): multi-bottleneck fairness (D0 crosses two congestion points)",
             "rows": [list(x) for x in lines], "plots": [plot], "differs": differs, "verdict": "reproduced"}
     return lines, item
