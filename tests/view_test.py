@@ -159,8 +159,8 @@ def main():
         i = index.get(cur)
         if not check(i in ivs, f"{cur} is paused in pfc.csv"):
             break
-        if t0 is None:
-            t0 = min(s for s, e in ivs[i] if any(s2 <= s < e2 for s2, e2 in ivs[i]))
+        if t0 is None:  # the time the page read the chain at (one sample interval into the first pause)
+            t0 = float(state.get("data-chain-t") or min(s for s, e in ivs[i]))
         peer = fabric["ports"][i][2]
         nxt_node = nxt.split(":")[0]
         check(node_of[nxt_node] == peer, f"{cur} was paused by {fabric['nodes'][peer][0]}, the next in the chain")
@@ -172,6 +172,26 @@ def main():
             paused_root = [names[j] for j, p in enumerate(fabric["ports"]) if p[0] == root and
                            any(s <= t0 < e for s, e in ivs.get(j, []))]
             check(not paused_root, f"the chain ends at {nxt}, which no pause held at {t0} ns ({paused_root})")
+
+    # A PFC deadlock: five switches in a ring whose routes turn the same way. The page lists the cycle the run
+    # reported and the stalled flows, and the pause chains close on themselves.
+    ring = os.path.join(a.work, "ring")
+    subprocess.run([a.lossless, "run", os.path.join(ROOT, "tests", "inputs", "view-deadlock-ring.yaml"), "-o", ring,
+                    "--quiet"], check=True, capture_output=True)
+    r = subprocess.run([a.lossless, "view", ring], capture_output=True, text=True)
+    check(r.returncode == 0, f"lossless view of the ring exits 0 ({r.stderr.strip()})")
+    summary = json.load(open(os.path.join(ring, "summary.json")))
+    cycle = summary["deadlocks"]["cycles"][0]
+    dom, _ = dom_of(os.path.join(ring, "view.html"), "")
+    reports = re.search(r'<ul id="reports">(.*?)</ul>', dom or "", re.S)
+    reports = re.sub(r"<[^>]+>", "", reports.group(1)) if reports else ""
+    hops = ", ".join(f"{h['switch']}:{h['port']} -&gt; {h['to']}" for h in cycle["ports"])
+    check(f"PFC deadlock at priority {cycle['priority']}" in reports and hops in reports,
+          f"the page lists the reported deadlock ({hops})")
+    check(reports.count("stalled flow") == summary["unfinished"]["stalled"] == 10,
+          f"the page lists the 10 stalled flows ({reports.count('stalled flow')})")
+    chains = re.search(r'<ol id="chains">(.*?)</ol>', dom or "", re.S)
+    check(chains and "(cycle)" in chains.group(1), "the longest pause chains close on themselves (cycle)")
 
     # Bad input: each a clear message and exit status 2.
     def bad(folder, want):

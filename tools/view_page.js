@@ -110,6 +110,9 @@
       node = ports[best][2];
     }
   }
+  // A pause's cause is read 1 us after it began (while it lasts): the pauses of a cycle start nanoseconds apart,
+  // and at the first one's start the others are not in force yet; later, a short upstream pause may be over.
+  const settle = (i, t) => { const iv = pausedAt(i, t); return iv ? Math.min(iv[1] - 1, t + 1000) : t; };
   const chainText = (c) => c.links.map((l) => portName(l.port)).join(" < ") +
     (c.cycle ? " < " + c.cycle + " (cycle)" : " < " + nodeName(c.root));
 
@@ -192,16 +195,20 @@
   });
   if (manyHosts) ports.forEach((p, i) => { if (nodes[p[0]][1] === "host") portXY[i] = [x[p[0]], y[p[0]] - 8]; });
   const linkEl = new Map();
+  let arcTop = 0;  // the highest arc between switches of one tier: the drawing grows upward to show it
   ports.forEach((p, i) => {
     const j = portIndex.get(p[2] + ":" + p[3]);
     if (j === undefined || j < i) return;
     const a = portXY[i], b = portXY[j];
     // two switches of one tier: an arc above them
-    const line = nodes[p[0]][2] === nodes[p[2]][2] && nodes[p[0]][1] === "switch"
+    const arc = nodes[p[0]][2] === nodes[p[2]][2] && nodes[p[0]][1] === "switch";
+    if (arc) arcTop = Math.max(arcTop, (20 + Math.abs(b[0] - a[0]) / 6) / 2 - a[1] + 12);
+    const line = arc
       ? el("path", {d: `M${a[0]},${a[1]} Q${(a[0] + b[0]) / 2},${a[1] - 20 - Math.abs(b[0] - a[0]) / 6} ${b[0]},${b[1]}`, class: "link", fill: "none"}, gLinks)
       : el("line", {x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "link"}, gLinks);
     linkEl.set(i, line); linkEl.set(j, line);
   });
+  if (arcTop > 0) svg.setAttribute("viewBox", `0 ${-arcTop} ${width} ${height + arcTop}`);
   nodes.forEach((n, id) => {
     if (n[1] === "host") {
       if (manyHosts) return;
@@ -303,7 +310,7 @@
           if (b > a) { pausedNs += b - a; if (first === null) first = a; }
         }
         let ctext = "";
-        if (first !== null) { const c = chain(i, first); chains.push(c); ctext = chainText(c) + (c.root !== undefined && c.rootPort >= 0 ? ` (fullest egress ${portName(c.rootPort)}: ${fmtBytes(c.rootQueue)})` : ""); }
+        if (first !== null) { const tc = settle(i, first), c = chain(i, tc); c.t = tc; chains.push(c); ctext = chainText(c) + (c.root !== undefined && c.rootPort >= 0 ? ` (fullest egress ${portName(c.rootPort)}: ${fmtBytes(c.rootQueue)})` : ""); }
         html += `<tr data-port="${portName(i)}"><td>${portName(i)}</td><td>${fmtBytes(mq)}</td><td>${(pausedNs / 1e3).toFixed(1)} us</td><td class="chain">${ctext}</td></tr>`;
       }
       html += "</table>";
@@ -317,6 +324,7 @@
     st.dataset.flow = id;
     st.dataset.path = path ? path.map(portName).join(",") : "";
     st.dataset.chain = chains.length ? chainText(chains[0]) : "";
+    st.dataset.chainT = chains.length ? String(chains[0].t) : "";
     st.dataset.chains = chains.map(chainText).join(";");
   }
 
@@ -349,7 +357,7 @@
       `<li><a href="#" data-s="${s}">${portName(i)}</a>: ${fmtBytes(m)} at ${fmtTime(times[s])}</li>`).join("") || "<li>no queue</li>";
     const seen = new Set(), longest = [];
     for (const [i, ivs] of intervals) for (const iv of ivs) {
-      const c = chain(i, iv[0]), key = chainText(c);
+      const c = chain(i, settle(i, iv[0])), key = chainText(c);
       if (seen.has(key)) continue;
       seen.add(key);
       longest.push([c.links.length, key, iv[0]]);
@@ -357,11 +365,28 @@
     longest.sort((a, b) => b[0] - a[0] || a[2] - b[2]);
     $("chains").innerHTML = longest.slice(0, 10).map(([n, k, t]) =>
       `<li><a href="#" data-t="${t}">${k}</a> (${n} hop${n > 1 ? "s" : ""}, from ${fmtTime(t)})</li>`).join("") || "<li>no PFC pause</li>";
+    // summary.json's own checks (README "Invariants, stalls and PFC deadlocks")
+    const esc = (t) => String(t).replace(/&/g, "&amp;").replace(/</g, "&lt;");
+    const ns = (v) => v === null || v === undefined ? "still in force at the end" : fmtTime(v);
     const extra = [];
-    for (const key of ["deadlocks", "pfc_deadlocks", "stalls", "stalled_flows"])
-      if (SUMMARY[key] && (!Array.isArray(SUMMARY[key]) || SUMMARY[key].length))
-        extra.push(`<li><b>${key}</b>: <code>${JSON.stringify(SUMMARY[key]).slice(0, 2000).replace(/</g, "&lt;")}</code></li>`);
+    const dl = SUMMARY.deadlocks;
+    for (const c of (dl && dl.cycles) || [])
+      extra.push(`<li><b>PFC deadlock</b> at priority ${c.priority}, formed at <a href="#" data-t="${c.formed_ns}">` +
+        `${fmtTime(c.formed_ns)}</a>, resolved: ${ns(c.resolved_ns)}: ` +
+        esc((c.ports || []).map((h) => `${h.switch}:${h.port} -> ${h.to}`).join(", ")) + "</li>");
+    if (dl && dl.found > ((dl.cycles || []).length))
+      extra.push(`<li>${dl.found - dl.cycles.length} more PFC deadlocks (summary.json)</li>`);
+    const stalls = SUMMARY.stalls || [];
+    for (const w of stalls.slice(0, 20))
+      extra.push(`<li><b>stalled</b> <a href="#" data-flow="${w.flow}">flow ${w.flow}</a> (${esc(w.src)} -> ${esc(w.dst)}, ` +
+        `${fmtBytes(w.size_bytes)}, ${fmtBytes(w.acked_bytes)} acknowledged): ${esc(w.why)}; waits for ${esc(w.waits_for)}: ` +
+        `${esc(w.detail)}</li>`);
+    if (stalls.length > 20) extra.push(`<li>${stalls.length - 20} more stalled flows (summary.json stalls)</li>`);
+    const un = SUMMARY.unfinished;
+    if (un && un.active) extra.push(`<li>${un.active} flows still active at the end of the run (${esc(un.run_end)})</li>`);
     $("reports").innerHTML = extra.join("") || "<li>no PFC deadlock or stalled flow reported</li>";
+    document.querySelectorAll("#reports a[data-t]").forEach((a) => a.addEventListener("click", (e) => { e.preventDefault(); show(sampleAt(+a.dataset.t)); }));
+    document.querySelectorAll("#reports a[data-flow]").forEach((a) => a.addEventListener("click", (e) => { e.preventDefault(); selectFlow(+a.dataset.flow); }));
     document.querySelectorAll("#queues a").forEach((a) => a.addEventListener("click", (e) => { e.preventDefault(); show(+a.dataset.s); }));
     document.querySelectorAll("#chains a").forEach((a) => a.addEventListener("click", (e) => { e.preventDefault(); show(sampleAt(+a.dataset.t)); }));
   }
