@@ -206,6 +206,12 @@ int cmd_validate(int argc, char** argv) {
     return 0;
   }
   Scenario sc = load_scenario(a.file, a.ov);
+  try {
+    build_fabric(sc);  // what only the built fabric checks fails here as in `run` (exit 2)
+  } catch (const ConfigError& e) {
+    if (!e.where().empty()) throw;
+    throw ConfigError(a.file, e.key(), e.reason());
+  }
   std::printf("%s: ok (%u hosts, %u switches, %zu links, %zu flows, cc %s)\n", a.file.c_str(),
               sc.topology.hosts, sc.topology.switches, sc.topology.links.size(), sc.flows.size(),
               sc.cc_algorithm.c_str());

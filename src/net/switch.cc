@@ -37,10 +37,12 @@ void Switch::configure() {
   }
   mmu = SharedBufferMmu(cfg, setup, lossless_);
   custom_queues_.resize(ports.size());
+  custom_queues_owner_.resize(ports.size());
   custom_buffer_ = cfg.architecture_factory->create_buffer(*this);
   buffer_ = custom_buffer_ ? custom_buffer_.get() : &mmu;
   for (auto& p : ports)
-    if (auto q = cfg.architecture_factory->create_queues(*this, p)) set_egress_queues(p.index, std::move(q));
+    if (auto q = cfg.architecture_factory->create_queues(*this, p))
+      set_egress_queues(p.index, std::move(q), "switch.architecture: " + cfg.architecture);
   router_ = cfg.routing_factory->create(*this, net_);
   fc_ = cfg.flow_control_factory->create(*this);
   if (cfg.ecn_enabled && cfg.marking_factory) {
@@ -90,18 +92,18 @@ void Switch::add_companion(std::unique_ptr<SwitchMechanism> m) {
 
 void Switch::set_router(std::unique_ptr<RoutingPolicy> r) { router_ = std::move(r); }
 
-void Switch::set_egress_queues(std::uint16_t port, std::unique_ptr<EgressQueues> q) {
+void Switch::set_egress_queues(std::uint16_t port, std::unique_ptr<EgressQueues> q,
+                               const std::string& owner) {
   LOSSLESS_CHECK(ports[port].queued_bytes == 0, "egress queues replaced while packets wait");
   // Whoever gave the port its queue set (the architecture, a flow-control policy, a scheme's switch part)
   // holds on to it: a second one would leave the first working on queues that are gone.
   if (custom_queues_[port])
-    throw ConfigError(
-        "", "switch",
-        "two of the selected schemes give port " + std::to_string(port) + " of switch " +
-            net_.topology().node_name(node_) +
-            " their own queue set (switch.architecture, switch.flow_control, switch.mechanism or "
-            "the congestion control's switch part): they cannot be combined");
+    throw ConfigError("", "switch",
+                      custom_queues_owner_[port] + " and " + owner +
+                          " cannot be combined: each gives every port its own queue set (port " +
+                          std::to_string(port) + " of switch " + net_.topology().node_name(node_) + ")");
   ports[port].custom_queues = q.get();
+  custom_queues_owner_[port] = owner;
   custom_queues_[port] = std::move(q);
   if (!retry_) {
     retry_ = std::make_unique<RetryTimer[]>(ports.size());

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/rng.h"
@@ -74,7 +75,10 @@ class Switch {
   RoutingPolicy& router() { return *router_; }
   // Gives `port` its own queue set for data priorities (before any packet is queued there). A port has at
   // most one: a second throws ConfigError (two schemes that each bring theirs cannot be combined).
-  void set_egress_queues(std::uint16_t port, std::unique_ptr<EgressQueues> q);
+  // `owner` names the scheme that gives the queue set ("switch.flow_control: bfc"): two schemes that each
+  // want a port's queue set cannot be combined, and the error (exit 2) names both.
+  void set_egress_queues(std::uint16_t port, std::unique_ptr<EgressQueues> q,
+                         const std::string& owner = "a scheme's switch part");
   // For a queue set that releases packets itself (EgressQueues::releases_ingress): data packet `p`, bound
   // for `out_port`, leaves the ingress side now — the buffer releases it and the flow-control policy may
   // resume its ingress.
@@ -142,6 +146,7 @@ class Switch {
   std::unique_ptr<SwitchMechanism> marking_;
   std::vector<SwitchMechanism*> on_enqueue_, on_dequeue_, on_pause_, on_packet_;
   std::vector<std::unique_ptr<EgressQueues>> custom_queues_;  // by port (null: the port's own)
+  std::vector<std::string> custom_queues_owner_;              // by port: who gave it (set_egress_queues)
   std::unique_ptr<RetryTimer[]> retry_;
   void (*release_)(Switch&, const Packet&, std::uint16_t) = nullptr;  // of the compiled path
 };

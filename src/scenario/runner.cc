@@ -139,6 +139,12 @@ void write_in_place(const std::string& path, Write write) {
 
 }  // namespace
 
+void build_fabric(Scenario& sc) {
+  Network net(sc.topology, sc.sw, sc.nic, sc.seed, 1);
+  if (sc.mechanism) net.install_mechanism(*sc.mechanism);
+  net.install_flows(sc.flows, *sc.cc);
+}
+
 RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
   namespace fs = std::filesystem;
   using Clock = std::chrono::steady_clock;

@@ -26,4 +26,9 @@ struct RunOptions {
 // stderr and keys of summary.json; the caller decides what they mean for the exit status.
 RunResult run_scenario(Scenario& sc, const RunOptions& opts);
 
+// Builds the scenario's fabric with its schemes and flows as a run does, without running it: what only the
+// built fabric can check (a switch architecture's queues against the PFC headroom, two schemes that each want
+// a port's queue set, ...) exits 2 at `lossless validate` as it does at `lossless run`.
+void build_fabric(Scenario& sc);
+
 }  // namespace lossless

@@ -135,7 +135,7 @@ Bfc::Bfc(const BfcParams& p, Switch& sw)
   for (Port& port : sw.ports) {
     auto q = std::make_unique<BfcQueues>(*this, port);
     queues_.push_back(q.get());
-    sw.set_egress_queues(port.index, std::move(q));
+    sw.set_egress_queues(port.index, std::move(q), "switch.flow_control: bfc");
   }
 }
 

@@ -25,8 +25,10 @@ DcqcnParams DcqcnParams::for_variant(const std::string& variant) {
 }
 
 DcqcnParams DcqcnParams::initial(ParamSource& m) {
-  bool preset = m.has("preset") && m.choice("preset", "none", {"none", "hpcc_paper"}) == "hpcc_paper";
+  // Read in the order the parameters are listed (variant, then preset), as the resolved scenario.yaml lists
+  // them: a resolved file run again resolves to the same text.
   std::string variant = m.has("variant") ? m.choice("variant", "paper", {"paper", "hpcc"}) : "paper";
+  bool preset = m.has("preset") && m.choice("preset", "none", {"none", "hpcc_paper"}) == "hpcc_paper";
   if (preset && m.has("variant") && variant != "hpcc")
     m.fail("variant", "preset hpcc_paper uses variant hpcc");
   DcqcnParams p = for_variant(preset ? "hpcc" : variant);

@@ -325,7 +325,8 @@ void ExpressPassQueues::for_each(const std::function<void(const Packet&)>& f) co
 ExpressPassSwitch::ExpressPassSwitch(const ExpressPassParams& p, Switch& sw, Network& net) {
   const Bytes frame = data_frame(net.nic_config());
   for (const Port& port : sw.ports)
-    sw.set_egress_queues(port.index, std::make_unique<ExpressPassQueues>(p, port, frame));
+    sw.set_egress_queues(port.index, std::make_unique<ExpressPassQueues>(p, port, frame),
+                         "cc.algorithm: expresspass");
 }
 
 LOSSLESS_REGISTER_CC_PARTS(

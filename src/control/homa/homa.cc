@@ -334,7 +334,7 @@ void StrictPriorityQueues::for_each(const std::function<void(const Packet&)>& f)
 
 HomaSwitch::HomaSwitch(const HomaParams&, Switch& sw, Network&) {
   for (const Port& port : sw.ports)
-    sw.set_egress_queues(port.index, std::make_unique<StrictPriorityQueues>());
+    sw.set_egress_queues(port.index, std::make_unique<StrictPriorityQueues>(), "cc.algorithm: homa");
 }
 
 LOSSLESS_REGISTER_CC_PARTS(

@@ -1,0 +1,60 @@
+// Regression tests of what the randomized cross-scheme testing found (tools/random_scenarios.py, issue 26
+// item 4; tests/random/README.md): each TEST is one finding, its minimal scenario under
+// tests/inputs/random-*.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "test_util.h"
+
+namespace lossless::test {
+namespace {
+
+std::string input(const std::string& name) {
+  return std::string(LOSSLESS_SOURCE_DIR) + "/tests/inputs/" + name + ".yaml";
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// `lossless validate` exits 2 with one message naming the file and every one of `want`, as `lossless run`
+// refuses the scenario (before the fix validate said ok: only the built fabric checks these).
+void expect_refused(const std::string& name, const std::vector<std::string>& want) {
+  std::string err;
+  EXPECT_EQ(run_cli("validate " + input(name), &err), 2) << err;
+  for (const auto& w : want) EXPECT_NE(err.find(w), std::string::npos) << "wanted: " << w << "\n" << err;
+  EXPECT_NE(err.find(input(name) + ": "), std::string::npos) << "names the file: " << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  const std::string out = temp_dir("random_" + name);
+  EXPECT_EQ(run_cli("run " + input(name) + " --quiet -o " + out, &err), 2) << err;
+}
+
+TEST(RandomFindings, ValidateRefusesWhatOnlyTheBuiltFabricChecks) {
+  expect_refused("random-voq-headroom", {"switch.voq.queue_size", "PFC headroom", "switch s0 port 1"});
+}
+
+TEST(RandomFindings, TwoSchemesThatEachWantThePortsQueuesAreRefusedByValidateNamingBoth) {
+  expect_refused("random-two-queue-sets",
+                 {"switch.architecture: voq", "switch.flow_control: bfc", "cannot be combined"});
+}
+
+TEST(RandomFindings, TheResolvedScenarioRunAgainResolvesToTheSameText) {
+  const std::string a = temp_dir("random_rerun_a"), b = temp_dir("random_rerun_b");
+  std::string err;
+  ASSERT_EQ(run_cli("run " + input("random-resolved-rerun") + " --quiet -o " + a, &err), 0) << err;
+  ASSERT_EQ(run_cli("run " + a + "/scenario.yaml --quiet -o " + b, &err), 0) << err;
+  auto without_dir = [](std::string s, const std::string& dir) {
+    for (auto p = s.find(dir); p != std::string::npos; p = s.find(dir)) s.replace(p, dir.size(), "OUT");
+    return s;
+  };
+  EXPECT_EQ(without_dir(read_text(a + "/scenario.yaml"), a), without_dir(read_text(b + "/scenario.yaml"), b));
+}
+
+}  // namespace
+}  // namespace lossless::test
