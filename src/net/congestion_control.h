@@ -46,6 +46,9 @@ struct CcEnv {
   TimePs ack_one_way_ps;
   bool lossless;              // the switches keep the fabric lossless (PFC); false: they drop when full
   const PacketLayout& slots;  // the run's packet layout: a part binds its packet slots here
+  // Of the flow a per-flow part serves (0 in a per-NIC part's): the switches its data packets cross (the hop
+  // count a sender reads from the TTL; every shortest path has the same count).
+  std::uint32_t path_switches = 0;
 };
 
 // Cache-line aligned for the same reason as SenderQp.
