@@ -47,7 +47,7 @@ struct SwiftParams {
 
   SubstrateHints hints() const {
     SubstrateHints h;
-    h.ecn_enabled = false;  // delay is the only signal: switches need not mark
+    h.defaults.set("switch.ecn.enabled", "false");  // delay is the only signal: switches need not mark
     return h;
   }
 
