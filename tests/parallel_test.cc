@@ -153,6 +153,13 @@ topology: {type: fat_tree, k: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_
 cc: {algorithm: timely}
 workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 1ms}, {type: incast, receiver: 0, senders: 8-15, size: 64KB, start: 20us, count: 20, period: 50us}]
 )"},
+        // Swift: windows and pacing below one packet from the ACKs' delays and end-host stamps.
+        ParallelCase{"swift", R"(
+seed: 9
+topology: {type: fat_tree, k: 4, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}
+cc: {algorithm: swift}
+workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 1ms}, {type: incast, receiver: 0, senders: 4-15, size: 64KB, start: 20us, count: 20, period: 50us}]
+)"},
         // Receiver-driven schemes: grants and credits cross between the threads; Homa's switch queues and
         // RESEND timers (lossy), ExpressPass's credit limiters at every switch and NIC.
         ParallelCase{"homa_lossy", R"(

@@ -186,6 +186,30 @@ workload: [{type: flows, flows: [{src: 0, dst: 2, size: 10KB, start: 0}]}]
   EXPECT_EQ(rto("switch: {architecture: voq, mechanism: rcm, params: {sar_flows: new}}"), 0u);
   EXPECT_EQ(rto("switch: {architecture: voq, mechanism: rcm, params: {sar: false}}"), 0u);
   EXPECT_EQ(rto("switch: {routing: spray}\nnic: {rto: 0}"), 0u);
+  // Homa's default (nic.rto 0ns) takes the place of an explicit auto too; a value the scenario sets wins.
+  EXPECT_EQ(rto("switch: {flow_control: none}\ncc: {algorithm: homa}\nnic: {rto: auto}"), 0u);
+  EXPECT_EQ(rto("switch: {flow_control: none}\ncc: {algorithm: homa}\nnic: {rto: 2ms}"), 2 * kPsPerMs);
+}
+
+TEST(Physics, SchemeDefaultsFillOnlyTheKeysTheScenarioLeavesOut) {
+  auto parse = [](const std::string& extra) {
+    return parse_scenario(YAML::Load(std::string(R"(
+topology: {type: star, hosts: 3}
+workload: [{type: flows, flows: [{src: 1, dst: 0, size: 10KB, start: 0}]}]
+)") + extra),
+                          "test.yaml", ScenarioOverrides{});
+  };
+  // DCTCP: CNP on every marked ACK, step marking at K = 300 KB at 100G; Swift, PACC: no RED marks.
+  const Scenario dctcp = parse("cc: {algorithm: dctcp}");
+  EXPECT_EQ(dctcp.nic.cnp_interval_ps, 0u);
+  EXPECT_EQ(dctcp.resolved["switch"]["ecn"]["kmin"]["100Gbps"].as<std::string>(), "300KB");
+  EXPECT_EQ(parse("cc: {algorithm: dctcp}\nnic: {cnp_interval: 4us}").nic.cnp_interval_ps, 4 * kPsPerUs);
+  EXPECT_EQ(parse("cc: {algorithm: dctcp}\nnic: {cnp_interval: auto}").nic.cnp_interval_ps, 0u);
+  EXPECT_EQ(parse("cc: {algorithm: dcqcn}").nic.cnp_interval_ps, 50 * kPsPerUs);
+  EXPECT_FALSE(parse("cc: {algorithm: swift}").sw.ecn_enabled);
+  EXPECT_TRUE(parse("cc: {algorithm: swift}\nswitch: {ecn: {enabled: true}}").sw.ecn_enabled);
+  EXPECT_FALSE(parse("switch: {mechanism: pacc}").sw.ecn_enabled);
+  EXPECT_TRUE(parse("").sw.ecn_enabled);
 }
 
 TEST(Physics, BytesConservedEveryFlowDeliversItsSize) {

@@ -88,6 +88,24 @@ class DefaultParams final : public ParamSource {
   [[noreturn]] void fail(const std::string& key, const std::string& reason) const override;
 };
 
+// Defaults a scheme gives keys of the scenario outside its own section (`nic.cnp_interval`,
+// `switch.ecn.enabled`, the ECN tables, ...), by scenario path: each value takes the place of a key the
+// scenario leaves out or sets to `auto`, before the scenario is read, so it is read, checked and resolved as
+// if written there; anything the scenario sets wins. The first default given for a path wins.
+struct KeyDefaults {
+  struct Entry {
+    std::string path, value;
+  };
+  std::vector<Entry> entries;
+  void set(std::string path, std::string value) { entries.push_back({std::move(path), std::move(value)}); }
+  // The value given for `path`, or null.
+  const std::string* find(const std::string& path) const {
+    for (const auto& e : entries)
+      if (e.path == path) return &e.value;
+    return nullptr;
+  }
+};
+
 // A lower bound a time, rate or size parameter declares as the visit's last argument, e.g.
 //   v.time("period", period, "update period", kPositive);
 // for a period that divides or re-arms a timer (0 would divide by zero or loop without simulated time

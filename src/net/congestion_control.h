@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/params.h"
 #include "core/scheme_registry.h"
 #include "core/simulator.h"
 #include "net/config.h"
@@ -46,6 +47,9 @@ struct CcEnv {
   TimePs ack_one_way_ps;
   bool lossless;              // the switches keep the fabric lossless (PFC); false: they drop when full
   const PacketLayout& slots;  // the run's packet layout: a part binds its packet slots here
+  // Of the flow a per-flow part serves (0 in a per-NIC part's): the switches its data packets cross (the hop
+  // count a sender reads from the TTL; every shortest path has the same count).
+  std::uint32_t path_switches = 0;
 };
 
 // Cache-line aligned for the same reason as SenderQp.
@@ -110,27 +114,23 @@ class NicControl {
   virtual void check_state(StateCheck& check) const { (void)check; }
 };
 
-// Substrate settings a scheme (or its preset) expects; they are the defaults of the scenario's nic: and
-// switch: sections, which may still override each of them.
+// What a scheme (or its preset) expects of the substrate.
 struct SubstrateHints {
-  TimePs cnp_interval_ps = 50 * kPsPerUs;  // nic.cnp_interval when `auto`
-  bool ack_high_priority = true;           // nic.ack_priority default
+  // Defaults of substrate keys by scenario path (core/params.h), which the scenario may still override:
+  // `nic.cnp_interval` (0ns: the ECN echo rides on ACKs), `nic.ack_priority`, `switch.ecn.enabled` (false for
+  // schemes whose switches are the congestion and notification points, Mercury, or that need no marks,
+  // Swift), the ECN tables (`switch.ecn.kmin`, ...), `nic.rto` (0ns for schemes that recover losses with
+  // their own timers, Homa and ExpressPass).
+  KeyDefaults defaults;
   // Handlers read and write records across whole packets (INT): the event loop prefetches all of a packet.
   bool prefetch_whole_packet = false;
   std::string required_mechanism;  // switch.mechanism the scheme cannot work without
   // switch.architecture the scheme cannot work without (Homa and ExpressPass give every switch port their
   // own queue set, which takes the place of the shared architecture's per-priority queues); empty: any
   std::string required_architecture;
-  // switch.ecn.enabled default: false for schemes whose switches are the congestion and notification points
-  // (Mercury), so that neither RED marks nor the receivers' CNPs reach their senders
-  bool ecn_enabled = true;
   // Replies and scheme packets toward a flow's sender retrace its data path hop by hop (ExpressPass credits,
   // which must cross the links its data will cross); otherwise they follow their own ECMP path.
   bool symmetric_routes = false;
-  // The scheme recovers lost packets itself (resend requests, its own timers): `nic.rto: auto` is off.
-  bool own_loss_recovery = false;
-  // switch.ecn tables; empty = the switch's own defaults
-  std::vector<RateValue> ecn_kmin_bytes, ecn_kmax_bytes, ecn_pmax;
 };
 
 class CcFactory : public SchemeFactory {

@@ -202,7 +202,6 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
   // With INT every hop reads or writes records across the whole packet.
   const bool whole_packets = cc.hints().prefetch_whole_packet;
   const bool symmetric = cc.hints().symmetric_routes;
-  const bool lossless = sw_cfg_.lossless();
   for (auto& part : parts_) part->sim.set_prefetch_whole_arg(whole_packets);
   // The scheme's part on every switch (it may change how switches route), before paths are computed.
   if (const MechanismFactory* part = cc.switch_part()) {
@@ -217,8 +216,7 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
   routes_per_flow_ =
       std::all_of(switches_.begin(), switches_.end(), [](const auto& s) { return s->router().per_flow(); });
   for (std::uint32_t h = 0; h < topo_.hosts; ++h) {
-    CcEnv env{sim_of(h), nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_, *nics_[h], seed_,
-              0,         0,        lossless,         layout_};
+    const CcEnv env = cc_env(h, 0, 0, 0);
     std::unique_ptr<NicControl> part = cc.create_nic(*nics_[h], env);
     // A flow-control policy's NIC part (BFC's per-flow queues); a NIC holds one part.
     if (std::unique_ptr<NicControl> fc = sw_cfg_.flow_control_factory->create_nic(*nics_[h], env)) {
@@ -266,15 +264,14 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
     q.bottleneck_bps = p.bottleneck_bps;
     const TimePs data_one_way = p.one_way_ps(nic_cfg_.mtu_bytes + nic_cfg_.data_header_bytes);
     const TimePs ack_one_way = back.one_way_ps(nic_cfg_.ack_bytes);
-    CcEnv env{sim_of(f.src), nic_cfg_,     max_base_rtt_ps_, max_bdp_bytes_, *nics_[f.src],
-              seed_,         data_one_way, ack_one_way,      lossless,       layout_};
+    const std::uint32_t switches = p.links - 1;
+    const CcEnv env = cc_env(f.src, data_one_way, ack_one_way, switches);
     ccs_.push_back(cc.create(q, env));
     q.cc = ccs_.back().get();
     start_order_[i] = setup.reserve_order();
     ReceiverContext& rx = rx_[i];
     rx.ack_every = nic_cfg_.ack_interval;
-    CcEnv rx_env{sim_of(f.dst), nic_cfg_,     max_base_rtt_ps_, max_bdp_bytes_, *nics_[f.dst],
-                 seed_,         data_one_way, ack_one_way,      lossless,       layout_};
+    const CcEnv rx_env = cc_env(f.dst, data_one_way, ack_one_way, switches);
     receivers_.push_back(cc.create_receiver(rx, f, rx_env));
     rx.control = receivers_.back().get();
   }
@@ -298,6 +295,12 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
   }
   for (std::uint32_t id : by_start) partition_of(flows_[id].src).start_sequence.push_back(id);
   for (auto& part : parts_) schedule_next_start(*part);
+}
+
+CcEnv Network::cc_env(std::uint32_t host, TimePs data_one_way_ps, TimePs ack_one_way_ps,
+                      std::uint32_t path_switches) {
+  return CcEnv{sim_of(host),    nic_cfg_,       max_base_rtt_ps_,   max_bdp_bytes_, *nics_[host], seed_,
+               data_one_way_ps, ack_one_way_ps, sw_cfg_.lossless(), layout_,        path_switches};
 }
 
 void Network::append_mirrored_route(std::uint32_t src, std::uint32_t dst, std::uint32_t forward) {

@@ -129,6 +129,10 @@ class Network {
   // Appends to route_ports_ the reverse of the data path from `src` to `dst` whose egress ports start at
   // route_ports_[forward]: at each switch, the port the data arrives on.
   void append_mirrored_route(std::uint32_t src, std::uint32_t dst, std::uint32_t forward);
+  // What a scheme's part on `host` may know (net/congestion_control.h); the flow's path for a per-flow part,
+  // zeros for a per-NIC part. Every CcEnv is built here.
+  CcEnv cc_env(std::uint32_t host, TimePs data_one_way_ps, TimePs ack_one_way_ps,
+               std::uint32_t path_switches);
   static void schedule_next_start(Partition& part);
   void compute_global_rtt();
 

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "core/params.h"
 #include "core/scheme_registry.h"
 #include "net/packet.h"
 #include "net/scheme_factory.h"
@@ -48,12 +49,13 @@ class SwitchMechanism {
   virtual const char* trace_header() const { return nullptr; }
 };
 
-// Substrate defaults a switch mechanism expects; the scenario may still override each of them. They come from
-// the mechanism's default parameters (the parser reads them before the switch section).
+// What a switch mechanism expects of the substrate. They come from the mechanism's default parameters (the
+// parser reads them before the switch section).
 struct MechanismHints {
-  // switch.ecn.enabled default: false when the mechanism replaces RED marking (its switches send the
-  // feedback, as PACC's CNPs, or mark packets themselves, as TCD).
-  bool ecn_enabled = true;
+  // Defaults of substrate keys by scenario path (core/params.h), which the scenario may still override:
+  // `switch.ecn.enabled` false when the mechanism replaces RED marking (its switches send the feedback, as
+  // PACC's CNPs, or mark packets themselves, as TCD).
+  KeyDefaults defaults;
   // Packets of one flow may arrive out of order: the mechanism moves flows with packets in flight to another
   // path (RCM's SAR). nic.rto auto then arms the timeout when receivers NACK out-of-order data.
   bool moves_flows = false;

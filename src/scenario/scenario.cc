@@ -174,20 +174,6 @@ auto make_switch_scheme(YamlMap& m, const Entry& entry) {
 SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, const SubstrateHints& hints,
                          std::unique_ptr<MechanismFactory>* mechanism) {
   SwitchConfig c;
-  if (!hints.ecn_kmin_bytes.empty()) c.kmin_bytes = hints.ecn_kmin_bytes;
-  if (!hints.ecn_kmax_bytes.empty()) c.kmax_bytes = hints.ecn_kmax_bytes;
-  if (!hints.ecn_pmax.empty()) c.pmax = hints.ecn_pmax;
-  // The defaults the congestion control and the switch mechanism expect. The mechanism's come from its
-  // default parameters: its name is looked at here, and read (and checked) with the section below.
-  c.ecn_enabled = hints.ecn_enabled;
-  if (m.has("mechanism")) {
-    const YAML::Node name = m.raw("mechanism");
-    if (name.IsScalar())
-      if (const MechanismScheme* scheme = MechanismRegistry::find(name.Scalar())) {
-        DefaultParams defaults;
-        c.ecn_enabled = c.ecn_enabled && scheme->make(defaults)->hints().ecn_enabled;
-      }
-  }
   ParamReader reader(m);
   c.visit(reader);
   // The schemes the names select, each with its parameters.
@@ -254,15 +240,15 @@ SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, 
   return c;
 }
 
-NicConfig read_nic(YamlMap m, const CcFactory& cc) {
+NicConfig read_nic(YamlMap m) {
   NicConfig n;
   n.cnp_interval_ps = kTimeNever;  // auto
-  n.ack_high_priority = cc.hints().ack_high_priority;
   n.rto_ps = kTimeNever;  // auto: resolved once the switch section says whether the fabric is lossless
   ParamReader reader(m);
   n.visit(reader);
   m.finish();
-  if (n.cnp_interval_ps == kTimeNever) n.cnp_interval_ps = cc.hints().cnp_interval_ps;
+  // auto, where the congestion control gives no default (SubstrateHints::defaults): the DCQCN paper's 50us.
+  if (n.cnp_interval_ps == kTimeNever) n.cnp_interval_ps = NicConfig{}.cnp_interval_ps;
   m.record("cnp_interval", format_time(n.cnp_interval_ps));
   return n;
 }
@@ -585,6 +571,36 @@ void apply_set(YAML::Node& root, const std::string& path, const std::string& val
   }
 }
 
+void apply_key_defaults(YAML::Node& root, const KeyDefaults& defaults) {
+  for (const auto& [path, value] : defaults.entries) {
+    // Walk the path: a key the scenario sets (other than to auto) wins; a path through something other than a
+    // mapping is left for the parser to report.
+    YAML::Node cur = root;
+    bool absent = false;
+    std::size_t start = 0;
+    while (true) {
+      const auto dot = path.find('.', start);
+      const std::string part = path.substr(start, dot - start);
+      if (!cur.IsMap()) {
+        absent = cur.IsNull() || !cur.IsDefined();
+        break;
+      }
+      const YAML::Node next = static_cast<const YAML::Node&>(cur)[part];
+      if (!next.IsDefined() || next.IsNull()) {
+        absent = true;
+        break;
+      }
+      if (dot == std::string::npos) {
+        absent = next.IsScalar() && next.Scalar() == "auto";
+        break;
+      }
+      cur.reset(next);
+      start = dot + 1;
+    }
+    if (absent) apply_set(root, path, value);
+  }
+}
+
 Scenario parse_scenario(const YAML::Node& root, const std::string& file, const ScenarioOverrides& ov) {
   Scenario sc;
   sc.file = file;
@@ -625,20 +641,33 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& file, const S
     sc.cc = scheme->make(params);
     cc.finish();
   }
-  sc.nic = read_nic(top.map("nic"), *sc.cc);
+  // The defaults the congestion control and the switch mechanism give substrate keys go into the scenario
+  // before its nic: and switch: sections are read (the mechanism's from its default parameters; its name is
+  // looked at here, and read and checked with the switch section).
+  {
+    YAML::Node tree = root;
+    apply_key_defaults(tree, sc.cc->hints().defaults);
+    const YAML::Node sw = root["switch"];
+    const YAML::Node name = sw.IsDefined() && sw.IsMap() ? sw["mechanism"] : YAML::Node();
+    if (name.IsDefined() && name.IsScalar())
+      if (const MechanismScheme* scheme = MechanismRegistry::find(name.Scalar())) {
+        DefaultParams defaults;
+        apply_key_defaults(tree, scheme->make(defaults)->hints().defaults);
+      }
+  }
+  sc.nic = read_nic(top.map("nic"));
   sc.sw = read_switch(top.map("switch"), sc.topology, sc.nic, sc.cc->hints(), &sc.mechanism);
   check_packet_layout(sc, root, file);
   if (sc.nic.rto_ps == kTimeNever) {
     // auto: a timeout where a flow's data may be lost (lossy) or overtaken while receivers go back N (per-
     // packet routing, a mechanism that moves flows under way): a go-back-N receiver NACKs only when a later
     // packet arrives, so a flow whose last packets were lost, or overtaken and discarded, would wait forever.
-    // None on a lossless fabric with one path per flow, or when the scheme recovers losses with its own
-    // timers.
+    // None on a lossless fabric with one path per flow (a scheme that recovers losses with its own timers
+    // makes 0 the default: SubstrateHints::defaults).
     const bool reordered_nacked =
         !sc.nic.place_out_of_order &&
         (sc.sw.routing_factory->reorders() || (sc.mechanism && sc.mechanism->hints().moves_flows));
-    sc.nic.rto_ps =
-        (sc.sw.lossless() && !reordered_nacked) || sc.cc->hints().own_loss_recovery ? 0 : kPsPerMs;
+    sc.nic.rto_ps = sc.sw.lossless() && !reordered_nacked ? 0 : kPsPerMs;
     sc.resolved["nic"]["rto"] = format_time(sc.nic.rto_ps);
   }
 

@@ -54,5 +54,8 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& file, const S
 std::string resolved_scenario_text(const Scenario& sc);
 // Applies one --set to a YAML tree.
 void apply_set(YAML::Node& root, const std::string& path, const std::string& value);
+// Sets each default's path to its value where the scenario leaves the key out or sets it to auto
+// (SubstrateHints::defaults, MechanismHints::defaults).
+void apply_key_defaults(YAML::Node& root, const KeyDefaults& defaults);
 
 }  // namespace lossless

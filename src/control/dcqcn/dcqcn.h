@@ -39,7 +39,7 @@ struct DcqcnParams {
   static DcqcnParams initial(ParamSource& m);
   SubstrateHints hints() const {
     SubstrateHints h;
-    h.cnp_interval_ps = variant == "hpcc" ? 0 : 50 * kPsPerUs;
+    if (variant == "hpcc") h.defaults.set("nic.cnp_interval", "0ns");  // a CNP per marked ACK
     return h;
   }
 

@@ -22,11 +22,11 @@ struct DctcpParams {
   static DctcpParams initial(ParamSource& m);
   SubstrateHints hints() const {
     SubstrateHints h;
-    h.cnp_interval_ps = 0;  // the ECN echo rides on every ACK
-    const RateBps g100 = 100'000'000'000;
-    h.ecn_kmin_bytes = {{g100, static_cast<double>(k_at_100g)}};
-    h.ecn_kmax_bytes = {{g100, static_cast<double>(k_at_100g)}};
-    h.ecn_pmax = {{g100, 1.0}};
+    h.defaults.set("nic.cnp_interval", "0ns");  // the ECN echo rides on every ACK
+    const std::string k = "{100Gbps: " + format_size(k_at_100g) + "}";
+    h.defaults.set("switch.ecn.kmin", k);
+    h.defaults.set("switch.ecn.kmax", k);
+    h.defaults.set("switch.ecn.pmax", "{100Gbps: 1}");
     return h;
   }
 

@@ -101,7 +101,7 @@ struct ExpressPassParams {
   SubstrateHints hints() const {
     SubstrateHints h;
     h.symmetric_routes = true;           // data must cross the links its credits crossed
-    h.own_loss_recovery = true;          // one ACK per flow: the NIC's timeout would fire on any long flow
+    h.defaults.set("nic.rto", "0ns");    // one ACK per flow: the NIC's timeout would fire on any long flow
     h.required_architecture = "shared";  // credit-limited queues on every port (ExpressPassSwitch)
     return h;
   }

@@ -86,7 +86,7 @@ struct HomaParams {
 
   SubstrateHints hints() const {
     SubstrateHints h;
-    h.own_loss_recovery = true;          // RESENDs and timers, not the NIC's go-back-N timeout
+    h.defaults.set("nic.rto", "0ns");    // RESENDs and timers, not the NIC's go-back-N timeout
     h.required_architecture = "shared";  // strict-priority queues on every port (HomaSwitch)
     return h;
   }

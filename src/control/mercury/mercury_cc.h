@@ -21,7 +21,8 @@ struct MercuryCcParams : DcqcnParams {
   SubstrateHints hints() const {
     SubstrateHints h = DcqcnParams::hints();
     h.required_mechanism = "mercury";
-    h.ecn_enabled = false;  // the switch is CP and NP: no RED marks, so the receivers send no CNPs
+    // The switch is CP and NP: no RED marks, so the receivers send no CNPs.
+    h.defaults.set("switch.ecn.enabled", "false");
     return h;
   }
   template <class V>

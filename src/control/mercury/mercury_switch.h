@@ -33,7 +33,7 @@ struct MercuryParams {
   // The switch is the congestion and the notification point: no RED marks (hence no receiver CNPs).
   MechanismHints hints() const {
     MechanismHints h;
-    h.ecn_enabled = false;
+    h.defaults.set("switch.ecn.enabled", "false");
     return h;
   }
   template <class V>

@@ -172,9 +172,11 @@ TEST(MercurySender, NoRestoreWhenACnpCameDuringTheTimersPeriod) {
 TEST(MercuryParams, ExpectTheirSwitchAndNoEcn) {
   MercuryCcParams cc;
   EXPECT_EQ(cc.hints().required_mechanism, "mercury");
-  EXPECT_FALSE(cc.hints().ecn_enabled);
+  ASSERT_TRUE(cc.hints().defaults.find("switch.ecn.enabled"));
+  EXPECT_EQ(*cc.hints().defaults.find("switch.ecn.enabled"), "false");
   MercuryParams sw;
-  EXPECT_FALSE(sw.hints().ecn_enabled);
+  ASSERT_TRUE(sw.hints().defaults.find("switch.ecn.enabled"));
+  EXPECT_EQ(*sw.hints().defaults.find("switch.ecn.enabled"), "false");
 }
 
 }  // namespace

@@ -33,7 +33,7 @@ struct PaccParams {
   // CNPs come from the switch: no RED marks (so the receivers' notification points stay silent).
   MechanismHints hints() const {
     MechanismHints h;
-    h.ecn_enabled = false;
+    h.defaults.set("switch.ecn.enabled", "false");
     return h;
   }
   template <class V>

@@ -62,7 +62,11 @@ TEST(Pacc, NoCnpsWithAnEmptyQueueAndTheTableClearsEachPeriod) {
   EXPECT_TRUE(p.end_period(300'000).empty());
 }
 
-TEST(Pacc, NeitherMarksNorReceiverCnps) { EXPECT_FALSE(PaccParams{}.hints().ecn_enabled); }
+TEST(Pacc, NeitherMarksNorReceiverCnps) {
+  const std::string* ecn = PaccParams{}.hints().defaults.find("switch.ecn.enabled");
+  ASSERT_TRUE(ecn);
+  EXPECT_EQ(*ecn, "false");
+}
 
 }  // namespace
 }  // namespace lossless

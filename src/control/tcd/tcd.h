@@ -32,7 +32,7 @@ struct TcdParams {
   // TCD's marks replace RED's.
   MechanismHints hints() const {
     MechanismHints h;
-    h.ecn_enabled = false;
+    h.defaults.set("switch.ecn.enabled", "false");
     return h;
   }
   template <class V>

@@ -102,7 +102,9 @@ TEST(DcqcnTcd, SenderClearsTheMarkOfEveryPacket) {
   h.cc().on_sent(data);
   EXPECT_FALSE(data.ext(mark).ue);
   EXPECT_EQ(DcqcnTcdParams{}.hints().required_mechanism, "tcd");
-  EXPECT_FALSE(TcdParams{}.hints().ecn_enabled);
+  const std::string* ecn = TcdParams{}.hints().defaults.find("switch.ecn.enabled");
+  ASSERT_TRUE(ecn);
+  EXPECT_EQ(*ecn, "false");
 }
 
 }  // namespace
