@@ -1,7 +1,10 @@
 #include "net/fabric_run.h"
 
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <exception>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -19,21 +22,31 @@ struct alignas(64) Published {
   std::uint64_t events = 0;
 };
 
+// The run ends once nothing is due before `stop_ps`, or once every flow has completed.
+bool run_finished(TimePs next, std::uint64_t done, std::uint64_t flows, TimePs stop_ps) {
+  if (next == kTimeNever || next > stop_ps) return true;
+  if (flows == 0) return false;
+  return done == flows;
+}
+
 class WindowedRun {
  public:
-  WindowedRun(Network& net, TimePs stop_ps, const std::function<void(const FabricProgress&)>& progress)
+  WindowedRun(Network& net, TimePs stop_ps, const std::function<void(const FabricProgress&)>& progress,
+              RankLink* link)
       : net_(net),
         stop_ps_(stop_ps),
         window_ps_(std::max<TimePs>(net.lookahead_ps(), 1)),
         flows_(net.flows().size()),
         progress_(progress),
         published_(net.partitions()),
-        barrier_(static_cast<unsigned>(net.partitions())) {}
+        barrier_(static_cast<unsigned>(net.partitions())),
+        exchange_(link ? std::make_unique<RankExchange>(*link, &net) : nullptr) {}
 
   FabricRunStats run() {
     const std::size_t n = net_.partitions();
     TimePs start = kTimeNever;
     for (std::size_t i = 0; i < n; ++i) start = std::min(start, net_.partition(i).sim.next_time());
+    if (exchange_) start = exchange_->agree_on_start(start);
     std::vector<std::thread> workers;
     std::vector<std::exception_ptr> errors(n);
     for (std::size_t i = 1; i < n; ++i)
@@ -42,7 +55,11 @@ class WindowedRun {
     for (auto& w : workers) w.join();
     for (auto& e : errors)
       if (e) std::rethrow_exception(e);
-    return {static_cast<unsigned>(n)};
+    FabricRunStats stats;
+    stats.threads = static_cast<unsigned>(n);
+    if (exchange_) stats.exchange = exchange_->stats();
+    stats.run_seconds = run_seconds_;
+    return stats;
   }
 
  private:
@@ -55,26 +72,24 @@ class WindowedRun {
     }
   }
 
-  bool finished(TimePs next) const {
-    if (next == kTimeNever || next > stop_ps_) return true;
-    if (flows_ == 0) return false;
-    std::uint64_t done = 0;
-    for (const auto& p : published_) done += p.flows_completed;
-    return done == flows_;
-  }
-
   void work(std::size_t i, TimePs start) {
     Partition& me = net_.partition(i);
     const std::size_t n = net_.partitions();
     TimePs window = start;
     while (window != kTimeNever && window <= stop_ps_) {
-      me.sim.run(std::min(window + (window_ps_ - 1), stop_ps_));
+      if (exchange_ && i == 0) {
+        const auto t0 = std::chrono::steady_clock::now();
+        me.sim.run(std::min(window + (window_ps_ - 1), stop_ps_));
+        run_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      } else {
+        me.sim.run(std::min(window + (window_ps_ - 1), stop_ps_));
+      }
       if (n > 1) {
         if (!barrier_.arrive_and_wait()) return;
-        // Packets sent to this partition during the window: all due after it.
+        // Packets sent to this partition during the window by the rank's other threads: all due after it.
         for (std::size_t q = 0; q < n; ++q) {
           if (q == i) continue;
-          std::vector<HandedOverEvent>& inbox = net_.partition(q).outbox[i];
+          std::vector<HandedOverEvent>& inbox = net_.partition(q).outbox[me.id];
           for (const HandedOverEvent& h : inbox) {
             // The packet was last written by the other thread's core: start moving it here now, for writing,
             // rather than when its event runs (a cross-core miss costs several events' worth of time).
@@ -87,23 +102,37 @@ class WindowedRun {
       published_[i] = {me.sim.next_time(), me.flows_completed, me.sim.events_processed()};
       if (n > 1 && !barrier_.arrive_and_wait()) return;
       TimePs next = kTimeNever;
-      for (const auto& p : published_) next = std::min(next, p.next_ps);
-      if (i == 0 && progress_) {
-        FabricProgress fp{window, 0, 0};
-        for (const auto& p : published_) {
-          fp.events += p.events;
-          fp.flows_completed += p.flows_completed;
+      std::uint64_t done = 0, events = 0;
+      if (exchange_) {
+        // One thread of the rank trades packets and agrees with the other ranks while the others wait.
+        if (i == 0) {
+          RankWindowState mine;
+          for (const auto& p : published_) {
+            mine.next_ps = std::min(mine.next_ps, p.next_ps);
+            mine.flows_completed += p.flows_completed;
+            mine.events += p.events;
+          }
+          mine.signal = interrupt_requested() ? (interrupt_signal() ? interrupt_signal() : SIGINT) : 0;
+          decision_ = exchange_->exchange(mine);
         }
-        progress_(fp);
+        if (n > 1 && !barrier_.arrive_and_wait()) return;
+        next = decision_.next_ps;
+        done = decision_.flows_completed;
+        events = decision_.events;
+      } else {
+        for (const auto& p : published_) {
+          next = std::min(next, p.next_ps);
+          done += p.flows_completed;
+          events += p.events;
+        }
       }
-      if (finished(next)) break;
+      if (i == 0 && progress_) progress_(FabricProgress{window, events, done});
+      if (run_finished(next, done, flows_, stop_ps_)) break;
       // Partition 0 alone decides (the others see the barrier aborted); a signal lands between windows, so an
-      // interrupted run stops at a window end whatever the thread count.
-      if (i == 0 && interrupt_requested()) {
-        std::uint64_t done = 0;
-        for (const auto& p : published_) done += p.flows_completed;
-        throw Interrupted(window, done);
-      }
+      // interrupted run stops at a window end whatever the thread count. Over ranks, every rank stops at the
+      // window where any of them was interrupted.
+      if (i == 0 && (exchange_ ? decision_.interrupted : interrupt_requested()))
+        throw Interrupted(window, done, exchange_ ? decision_.signal : 0);
       window = next;
     }
   }
@@ -115,13 +144,30 @@ class WindowedRun {
   const std::function<void(const FabricProgress&)>& progress_;
   std::vector<Published> published_;
   SpinBarrier barrier_;
+  std::unique_ptr<RankExchange> exchange_;
+  WindowDecision decision_;  // written by the rank's first thread between its barriers
+  double run_seconds_ = 0;
 };
 
 }  // namespace
 
 FabricRunStats run_fabric(Network& net, TimePs stop_ps,
-                          const std::function<void(const FabricProgress&)>& progress) {
-  return WindowedRun(net, stop_ps, progress).run();
+                          const std::function<void(const FabricProgress&)>& progress, RankLink* link) {
+  return WindowedRun(net, stop_ps, progress, link).run();
+}
+
+RankExchangeStats follow_fabric_windows(RankLink& link, TimePs stop_ps, std::uint64_t flows) {
+  RankExchange exchange(link, nullptr);
+  TimePs window = exchange.agree_on_start(kTimeNever);
+  while (window != kTimeNever && window <= stop_ps) {
+    RankWindowState mine;
+    mine.signal = interrupt_requested() ? (interrupt_signal() ? interrupt_signal() : SIGINT) : 0;
+    const WindowDecision d = exchange.exchange(mine);
+    if (run_finished(d.next_ps, d.flows_completed, flows, stop_ps)) break;
+    if (d.interrupted) throw Interrupted(window, d.flows_completed, d.signal);
+    window = d.next_ps;
+  }
+  return exchange.stats();
 }
 
 }  // namespace lossless

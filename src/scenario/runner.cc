@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 
@@ -16,6 +17,7 @@
 #include "stats/monitors.h"
 #include "stats/run_summary.h"
 #include "stats/writers.h"
+#include "topo/partitioning.h"
 
 namespace lossless {
 namespace {
@@ -96,11 +98,141 @@ void write_in_place(const std::string& path, Write write) {
   if (ec) throw ConfigError(path, "", "cannot move the output into place: " + ec.message());
 }
 
+// Writes the run's outputs (the caller commits the folder): every file but summary.json, then summary.json.
+void write_run_outputs(Scenario& sc, const Network& net, RunResult& r,
+                       const std::vector<PfcLogRecord>& pfc_log, OutputDir& out) {
+  try {
+    const std::string resolved = resolved_scenario_text(sc);
+    write_outputs(sc, net, pfc_log, resolved, out);
+    r.run_id = run_id_of(identity_text(sc));
+    r.outputs = out.staged();
+    write_summary_json(r, out.path("summary.json"));
+  } catch (const ConfigError& e) {
+    throw ConfigError(out.shown(e.where()), e.key(), e.reason());
+  }
+}
+
+void write_hpcc_files(const RunOptions& opts, const Network& net, const std::vector<PfcLogRecord>& pfc_log) {
+  if (!opts.hpcc_fct_path.empty())
+    write_in_place(opts.hpcc_fct_path, [&](const std::string& p) { write_hpcc_fct(net, p); });
+  if (!opts.hpcc_pfc_path.empty())
+    write_in_place(opts.hpcc_pfc_path,
+                   [&](const std::string& p) { write_hpcc_pfc(net.topology(), pfc_log, p); });
+}
+
+using Clock = std::chrono::steady_clock;
+
+// `mpirun -n R lossless run`: the fabric split over the ranks (net/network.h), or, when it must run whole
+// (monitors of the whole fabric, a link without delay), run by rank 0 while the others follow its windows.
+RunResult run_over_ranks(Scenario& sc, const RunOptions& opts, RankLink& link) {
+  const auto wall_start = Clock::now();
+  const bool root = link.rank() == 0;
+  const bool monitors = opts.write_outputs && (sc.monitor.queues || sc.monitor.flow_rates);
+  const bool no_lookahead = min_link_delay(sc.topology) == 0;
+  const bool solo = monitors || no_lookahead;
+  if (solo && root && !opts.quiet)
+    std::fprintf(stderr, "[lossless] %s: the fabric runs on rank 0 alone, on one thread (%d ranks)\n",
+                 monitors ? "monitor.queues / monitor.flow_rates sample the whole fabric"
+                          : "a link without delay leaves no lookahead",
+                 link.size());
+  std::unique_ptr<OutputDir> out;
+  std::unique_ptr<Network> net;
+  std::unique_ptr<QueueMonitor> qmon;
+  std::unique_ptr<FlowRateMonitor> rmon;
+  // Every step that may fail on some ranks only ends with all of them agreeing (core/rank_link.h); the
+  // collectives between the steps are reached by every rank.
+  on_every_rank(&link, [&] {
+    if (root && opts.write_outputs) out = std::make_unique<OutputDir>(sc.output.dir);
+    if (solo && !root) return;
+    net = std::make_unique<Network>(sc.topology, sc.sw, sc.nic, sc.seed, solo ? 1 : opts.threads,
+                                    solo ? nullptr : &link);
+  });
+  if (net) net->agree_on_global_rtt();
+  on_every_rank(&link, [&] {
+    if (!net) return;
+    net->set_log_pfc((sc.monitor.pfc && opts.write_outputs) || !opts.hpcc_pfc_path.empty());
+    if (sc.mechanism) net->install_mechanism(*sc.mechanism);
+    net->install_flows(sc.flows, *sc.cc);
+    if (opts.write_outputs && sc.monitor.queues) {
+      qmon = std::make_unique<QueueMonitor>(*net, sc.monitor, out->path("queues.csv"));
+      qmon->start(sc.stop_ps);
+    }
+    if (opts.write_outputs && sc.monitor.flow_rates) {
+      rmon = std::make_unique<FlowRateMonitor>(*net, sc.monitor, out->path("flow_rates.csv"));
+      rmon->start(sc.stop_ps);
+    }
+  });
+  if (!solo) on_every_rank(&link, [&] { net->check_ranks_agree(); });
+
+  ProgressLine progress(sc.flows.size());
+  std::function<void(const FabricProgress&)> on_progress;
+  if (root && !opts.quiet) on_progress = [&](const FabricProgress& p) { progress.update(p); };
+  FabricRunStats run;
+  if (net)
+    run = run_fabric(*net, sc.stop_ps, on_progress, &link);
+  else
+    run.exchange = follow_fabric_windows(link, sc.stop_ps, sc.flows.size());
+  progress.finish();
+
+  RunResult r;
+  if (solo) {
+    if (root) {
+      net->finish_accounting();
+      if (qmon) qmon->finish();
+      if (rmon) rmon->finish();
+      r = summarize_run(*net);
+    }
+  } else {
+    net->combine_ranks();
+    if (root) r = summarize_run(*net);
+  }
+  // Each rank's measurements, to rank 0.
+  RunResult::RankReport mine;
+  mine.peak_rss_kb = peak_rss_kb();
+  mine.events = net ? net->events_processed_here() : 0;
+  if (net)
+    for (std::size_t i = 0; i < net->partitions(); ++i)
+      mine.packet_pool += net->partition(i).pool.allocated();
+  mine.windows = run.exchange.windows;
+  mine.packets_sent = run.exchange.packets_sent;
+  mine.bytes_sent = run.exchange.bytes_sent;
+  mine.run_seconds = run.run_seconds;
+  mine.exchange_seconds = run.exchange.exchange_seconds;
+  mine.pack_seconds = run.exchange.pack_seconds;
+  RankMessage bytes(sizeof mine);
+  std::memcpy(bytes.data(), &mine, sizeof mine);
+  const std::vector<RankMessage> reports = link.gather(bytes);
+  if (root) {
+    r.scenario = sc.name;
+    r.cc = sc.cc_algorithm;
+    r.seed = sc.seed;
+    r.threads = run.threads;
+    r.ranks = solo ? 1 : link.size();
+    for (const RankMessage& m : reports) {
+      RunResult::RankReport k;
+      LOSSLESS_CHECK(m.size() == sizeof k, "a rank's report has another size");
+      std::memcpy(&k, m.data(), sizeof k);
+      r.peak_rss_kb = std::max(r.peak_rss_kb, k.peak_rss_kb);
+      if (!solo) r.rank_reports.push_back(k);
+    }
+    r.wall_seconds = std::chrono::duration<double>(Clock::now() - wall_start).count();
+  }
+  on_every_rank(&link, [&] {
+    if (!root) return;
+    const std::vector<PfcLogRecord> pfc_log = std::move(r.counters.pfc_log);
+    r.counters.pfc_log.clear();
+    if (out) write_run_outputs(sc, *net, r, pfc_log, *out);
+    write_hpcc_files(opts, *net, pfc_log);
+    if (out) out->commit("summary.json");
+  });
+  return r;
+}
+
 }  // namespace
 
 RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
+  if (opts.link && opts.link->size() > 1) return run_over_ranks(sc, opts, *opts.link);
   namespace fs = std::filesystem;
-  using Clock = std::chrono::steady_clock;
   const auto wall_start = Clock::now();
   std::unique_ptr<OutputDir> out;
   if (opts.write_outputs) out = std::make_unique<OutputDir>(sc.output.dir);
@@ -139,22 +271,8 @@ RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
   r.peak_rss_kb = peak_rss_kb();
   const std::vector<PfcLogRecord> pfc_log = std::move(r.counters.pfc_log);
   r.counters.pfc_log.clear();
-  if (out) {
-    try {
-      const std::string resolved = resolved_scenario_text(sc);
-      write_outputs(sc, net, pfc_log, resolved, *out);
-      r.run_id = run_id_of(identity_text(sc));
-      r.outputs = out->staged();
-      write_summary_json(r, out->path("summary.json"));
-    } catch (const ConfigError& e) {
-      throw ConfigError(out->shown(e.where()), e.key(), e.reason());
-    }
-  }
-  if (!opts.hpcc_fct_path.empty())
-    write_in_place(opts.hpcc_fct_path, [&](const std::string& p) { write_hpcc_fct(net, p); });
-  if (!opts.hpcc_pfc_path.empty())
-    write_in_place(opts.hpcc_pfc_path,
-                   [&](const std::string& p) { write_hpcc_pfc(net.topology(), pfc_log, p); });
+  if (out) write_run_outputs(sc, net, r, pfc_log, *out);
+  write_hpcc_files(opts, net, pfc_log);
   if (out) out->commit("summary.json");
   return r;
 }

@@ -3,6 +3,7 @@
 #pragma once
 #include <string>
 
+#include "core/rank_link.h"
 #include "scenario/scenario.h"
 #include "stats/run_result.h"
 
@@ -16,8 +17,13 @@ struct RunOptions {
   // HPCC-simulator format files at these paths (the `lossless hpcc` command); empty = not written.
   std::string hpcc_fct_path;
   std::string hpcc_pfc_path;
+  // Several ranks (`mpirun -n R lossless run`): the fabric split over them, every rank running this with the
+  // same scenario and options; rank 0 writes the outputs and prints. Null: one process.
+  RankLink* link = nullptr;
 };
 
+// Over ranks, a failure of any rank's set-up or of rank 0's outputs ends every rank with RanksFailed, and an
+// interrupt of any rank every rank with Interrupted.
 RunResult run_scenario(Scenario& sc, const RunOptions& opts);
 
 }  // namespace lossless
