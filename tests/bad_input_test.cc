@@ -97,6 +97,23 @@ TEST(BadInput, ZeroUnitsAndPeriodsAreRejectedByTheirParameter) {
   }
 }
 
+// A rate that may be `auto` (TIMELY's delta) still has to be a positive rate when given.
+TEST(BadInput, RateOrAutoMustBeAPositiveRate) {
+  for (const char* value : {"0", "fast"})
+    expect_bad_scenario(std::string("timely_rate_ai_") + value,
+                        std::string(kBase) + "cc: {algorithm: timely, params: {rate_ai: " + value + "}}\n", 4,
+                        "cc.params.rate_ai", "must be 'auto' or a positive rate");
+}
+
+// Per-rate static PFC thresholds: a resume threshold above the pause threshold of its rate.
+TEST(BadInput, XonByRateAboveXoffByRateIsRejected) {
+  expect_bad_scenario("xon_by_rate",
+                      std::string(kBase) +
+                          "switch: {pfc: {threshold: static, xoff_by_rate: {40Gbps: 500KB}, xon_by_rate: "
+                          "{40Gbps: 600KB}}}\n",
+                      4, "switch.pfc.xon_by_rate", "must not exceed");
+}
+
 TEST(BadInput, HpccConfigZeroTimersNameTheConfigKeyAndLine) {
   for (const char* key : {"ALPHA_RESUME_INTERVAL", "RP_TIMER", "RATE_DECREASE_INTERVAL"}) {
     const std::string dir = hpcc_case(std::string("zero_") + key, std::string(key) + " 0\n", "1");

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "test_util.h"
@@ -48,6 +49,41 @@ workload: [{type: flows, flows: [{src: 0, dst: 1, size: 1000B, start: 0}]}]
   // data: 1048 B on h0->s0, 1056 B on s0->s1, 1064 B on s1->h1; ack: 64 + 16 = 80 B on each of 3 links.
   double expect_ns = 6000 + (1048 + 1056 + 1064) * 8 / 100.0 + 3 * 80 * 8 / 100.0;
   EXPECT_NEAR(num(rows[0], "fct_ns"), expect_ns, 1);
+}
+
+// DCQCN's notification point (nic.cnp_timing): `immediate` (the DCQCN paper) sends the first CNP as soon as a
+// marked packet arrives; `periodic` (the DCQCN authors' ns-3) only at checks every cnp_interval from the
+// flow's first packet. A 3:1 incast at 40G (Kmin 40 KB, Kmax 200 KB, Pmax 1, alpha 1): the queue grows at 2 x
+// 40G = 10 KB per us from ~2 us. With immediate CNPs the senders halve their rates once marks arrive (~10 us:
+// RED marks few packets just above Kmin), then the queue grows at 3 x 20G - 40G = 2.5 KB per us and holds
+// ~190 KB at 40 us; with periodic CNPs no rate changes before the first check at ~52 us, so at 40 us the
+// queue holds 10 KB x ~38.5 us = ~385 KB.
+TEST(DcqcnNotificationPoint, PeriodicTimingSendsTheFirstCnpOnlyAtTheFirstCheck) {
+  auto queue_at = [](const RunOutput& out, double us) {
+    for (auto& row : out.csv("queues.csv"))
+      if (num(row, "time_ns") >= us * 1e3) return num(row, "bytes");
+    return -1.0;
+  };
+  std::map<std::string, RunOutput> runs;
+  for (const char* timing : {"immediate", "periodic"})
+    runs[timing] = run_yaml(R"(
+stop: 10ms
+topology: {type: star, hosts: 4, host_link: {rate: 40Gbps, delay: 1us}}
+switch: {ecn: {kmin: {40Gbps: 40KB}, kmax: {40Gbps: 200KB}, pmax: {40Gbps: 1.0}}}
+cc: {algorithm: dcqcn, params: {variant: paper, initial_alpha: 1.0}}
+workload: [{type: incast, receiver: 0, senders: 1-3, size: 1MB, start: 0}]
+monitor: {queues: {interval: 1us, where: ["s0:0"]}}
+)",
+                            std::string("np_") + timing, {{"nic.cnp_timing", timing}});
+  const double immediate = queue_at(runs["immediate"], 40), periodic = queue_at(runs["periodic"], 40);
+  EXPECT_NEAR(periodic, 385e3, 30e3);
+  EXPECT_LT(immediate, 250e3);
+  // Both send at most one CNP per flow per 50 us: 3 flows over the ~300 us they are marked.
+  for (auto& [timing, out] : runs) {
+    EXPECT_EQ(out.result.flows_completed, 3u) << timing;
+    EXPECT_GT(out.result.counters.cnps, 0u) << timing;
+    EXPECT_LE(out.result.counters.cnps, 3u * (out.result.sim_time_ps / (50 * kPsPerUs) + 1)) << timing;
+  }
 }
 
 TEST(Baselines, EveryAlgorithmCompletesAnIncastWithoutLoss) {

@@ -24,10 +24,12 @@ struct ReceiverWindowParams {
   }
 };
 
-// What an ACK carries: the packet's scheme fields.
+// What an ACK (or NACK) carries: the scheme's packet slot. The run lays it out beside the slots of the other
+// schemes it selects; only parts that bind it reach those bytes.
 struct WindowField {
   Bytes window_bytes;
 };
+inline constexpr PacketSlot<WindowField> kWindowField{"example_receiver_window.window", {"ack", "nack"}};
 
 // Per receiving NIC: how many flows it is receiving now.
 class ReceiverWindowNic final : public NicControl {
@@ -43,7 +45,8 @@ class ReceiverWindowReceiver final : public ReceiverControl {
       : nic_(static_cast<ReceiverWindowNic&>(*env.host_nic.control())),
         flow_bytes_(flow.size_bytes),
         mtu_bytes_(env.nic.mtu_bytes),
-        shared_bytes_(p.share_of_bdp * static_cast<double>(env.max_bdp_bytes)) {}
+        shared_bytes_(p.share_of_bdp * static_cast<double>(env.max_bdp_bytes)),
+        window_(env.slots.bind(kWindowField)) {}
 
   void on_data(const Packet& data) override {
     if (!counted_) {
@@ -57,28 +60,31 @@ class ReceiverWindowReceiver final : public ReceiverControl {
   }
   void on_ack(Packet& ack) override {
     const double share = shared_bytes_ / std::max<std::uint32_t>(nic_.active_flows, 1);
-    ack.ext_init<WindowField>().window_bytes = std::max(static_cast<Bytes>(share), mtu_bytes_);
+    ack.ext_init(window_).window_bytes = std::max(static_cast<Bytes>(share), mtu_bytes_);
   }
 
  private:
   ReceiverWindowNic& nic_;
   Bytes flow_bytes_, mtu_bytes_;
   double shared_bytes_;
+  Slot<WindowField> window_;
   bool counted_ = false, done_ = false;
 };
 
 // Per flow, at its sender: the window from the latest ACK (until the first, one BDP).
 class ReceiverWindowSender final : public CongestionControl {
  public:
-  ReceiverWindowSender(const ReceiverWindowParams&, SenderQp& qp, const CcEnv& env) : qp_(qp) {
+  ReceiverWindowSender(const ReceiverWindowParams&, SenderQp& qp, const CcEnv& env)
+      : qp_(qp), window_(env.slots.bind(kWindowField)) {
     qp.window_bytes = env.max_bdp_bytes;
   }
   void on_ack(const Packet& ack) override {
-    if (ack.type == PacketType::kAck) qp_.window_bytes = ack.ext<WindowField>().window_bytes;
+    if (ack.type == PacketType::kAck) qp_.window_bytes = ack.ext(window_).window_bytes;
   }
 
  private:
   SenderQp& qp_;
+  Slot<WindowField> window_;
 };
 
 struct ReceiverWindow {
@@ -86,6 +92,7 @@ struct ReceiverWindow {
   using Sender = ReceiverWindowSender;
   using Receiver = ReceiverWindowReceiver;
   using Nic = ReceiverWindowNic;
+  static constexpr const SlotSpec* kSlots[] = {&kWindowField};  // the slots its parts bind
 };
 
 LOSSLESS_REGISTER_CC_PARTS(ReceiverWindow, "example_receiver_window",

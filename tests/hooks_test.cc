@@ -248,6 +248,7 @@ const PacketType kGrant = PacketKinds::add("test.grant", PacketKinds::kEndToEnd)
 struct GrantField {
   Bytes offset;
 };
+inline constexpr PacketSlot<GrantField> kGrantField{"test.grant", {"test.grant"}};
 
 struct GrantParams {
   Bytes grant = 10'000;
@@ -261,19 +262,21 @@ struct GrantParams {
 
 class GrantedSender final : public CongestionControl {
  public:
-  GrantedSender(const GrantParams&, SenderQp& qp, const CcEnv& env) : qp_(qp), nic_(env.host_nic) {
+  GrantedSender(const GrantParams&, SenderQp& qp, const CcEnv& env)
+      : qp_(qp), nic_(env.host_nic), grant_(env.slots.bind(kGrantField)) {
     qp.set_send_gate(0);
   }
   void on_start() override { nic_.send(nic_.packet_for_flow(qp_.flow->id, kRequest, 64)); }
   void on_packet(const Packet& p) override {
     if (p.type != kGrant) return;
-    qp_.set_send_gate(std::max(qp_.send_gate_bytes, p.ext<GrantField>().offset));
+    qp_.set_send_gate(std::max(qp_.send_gate_bytes, p.ext(grant_).offset));
     qp_.nic->on_qp_unblocked();
   }
 
  private:
   SenderQp& qp_;
   RdmaNic& nic_;
+  Slot<GrantField> grant_;
 };
 
 class GrantingReceiver final : public ReceiverControl {
@@ -283,7 +286,8 @@ class GrantingReceiver final : public ReceiverControl {
         flow_(f),
         nic_(env.host_nic),
         sim_(env.sim),
-        timer_(Timer::bind<GrantingReceiver, &GrantingReceiver::grant>(this)) {}
+        timer_(Timer::bind<GrantingReceiver, &GrantingReceiver::grant>(this)),
+        grant_(env.slots.bind(kGrantField)) {}
   void on_packet(const Packet& p) override {
     if (p.type == kRequest) grant();
   }
@@ -292,7 +296,7 @@ class GrantingReceiver final : public ReceiverControl {
   void grant() {
     granted_ = std::min(granted_ + p_.grant, flow_.size_bytes);
     Packet* g = nic_.packet_for_flow(flow_.id, kGrant, 64);
-    g->ext_init<GrantField>().offset = granted_;
+    g->ext_init(grant_).offset = granted_;
     nic_.send(g);
     if (granted_ < flow_.size_bytes) timer_.arm_after(sim_, p_.period);
   }
@@ -301,6 +305,7 @@ class GrantingReceiver final : public ReceiverControl {
   RdmaNic& nic_;
   Simulator& sim_;
   Timer timer_;
+  Slot<GrantField> grant_;
   Bytes granted_ = 0;
 };
 
@@ -308,6 +313,7 @@ struct Granted {
   using Params = GrantParams;
   using Sender = GrantedSender;
   using Receiver = GrantingReceiver;
+  static constexpr const SlotSpec* kSlots[] = {&kGrantField};
 };
 LOSSLESS_REGISTER_CC_PARTS(Granted, "test_granted", "test: the receiver grants bytes on a timer");
 
@@ -381,20 +387,12 @@ workload: [{type: flows, flows: [{src: 1, dst: 0, size: 2MB, start: 0}, {src: 1,
   EXPECT_EQ(srpt.result.flows_completed, 2u);
 }
 
-// --- Packets' scheme fields and kinds.
-TEST(PacketExtension, FieldsSurviveResetAndKindsHaveNames) {
-  struct Fields {
-    std::uint64_t a;
-    std::uint32_t b;
-  };
-  Packet p;
-  p.ext_init<Fields>() = {7, 9};
-  p.flow_id = 3;
-  p.reset();
-  EXPECT_EQ(p.flow_id, 0u);
-  EXPECT_EQ(p.ext<Fields>().a, 7u);
-  EXPECT_EQ(p.ext<Fields>().b, 9u);
+// --- Packet kinds (packet slots: net/packet_layout_test.cc).
+TEST(PacketKinds, KindsHaveNames) {
   EXPECT_EQ(PacketKinds::name(kGrant), "test.grant");
+  EXPECT_EQ(PacketKinds::find("test.grant"), kGrant);
+  EXPECT_EQ(PacketKinds::find("data"), PacketType::kData);
+  EXPECT_FALSE(PacketKinds::find("test.no_such_kind").has_value());
   EXPECT_EQ(PacketKinds::name(PacketType::kPfc), "pfc");
   EXPECT_FALSE(is_link_local(kGrant));
   EXPECT_TRUE(is_link_local(kHello));
@@ -410,16 +408,19 @@ IntSeen int_seen;
 
 class IntProbe final : public SwitchMechanism {
  public:
-  IntProbe(const NoParams&, Switch& sw, Network&) : sw_(sw) {}
+  // It reads HPCC's slot, so it lists it (a scheme lists every slot it binds).
+  static constexpr const SlotSpec* kSlots[] = {&kIntRecords};
+  IntProbe(const NoParams&, Switch& sw, Network& net) : sw_(sw), int_(net.slots().bind(kIntRecords)) {}
   unsigned packet_hooks() const override { return kOnDequeue; }
   void on_dequeue(const Port&, Packet& p) override {
     // The scenario's mechanism runs before the congestion control's switch part: the records so far.
-    if (p.type == PacketType::kData) int_seen.data_hops[sw_.node()].insert(p.ext<IntRecords>().hops);
+    if (p.type == PacketType::kData) int_seen.data_hops[sw_.node()].insert(p.ext(int_).hops);
     if (p.type == PacketType::kAck) int_seen.ack_bytes.insert(p.wire_bytes);
   }
 
  private:
   Switch& sw_;
+  Slot<IntRecords> int_;
 };
 LOSSLESS_REGISTER_MECHANISM(NoParams, IntProbe, "test_int_probe", "test: reads HPCC's INT records");
 

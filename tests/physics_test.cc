@@ -1,9 +1,11 @@
 // Scenario tests: physical invariants of the fabric (DESIGN.md §2) on small topologies.
 #include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <fstream>
 #include <set>
+#include <string>
 
 #include "test_util.h"
 
@@ -113,6 +115,77 @@ TEST(Physics, LossyIncastDropsAndRecoversWithGoBackN) {
   EXPECT_EQ(out.result.flows_completed, 16u);
   EXPECT_GT(out.result.counters.retransmitted_bytes, 0u);
   EXPECT_EQ(out.result.counters.pause_frames, 0u);
+}
+
+// One flow sprayed packet by packet over two paths, one 4 us longer: its packets arrive out of order.
+constexpr const char* kReordered = R"(
+topology:
+  type: custom
+  hosts: 2
+  switches: 4
+  links: [[h0, s0, 100Gbps, 1us], [s0, s1, 100Gbps, 1us], [s0, s2, 100Gbps, 5us], [s1, s3, 100Gbps, 1us],
+          [s2, s3, 100Gbps, 1us], [h1, s3, 100Gbps, 1us]]
+switch: {routing: spray}
+cc: {algorithm: none}
+workload: [{type: flows, flows: [{src: 0, dst: 1, size: 200KB, start: 0}]}]
+)";
+
+TEST(Physics, ReorderedDataIsNackedWithGoBackNOrPlaced) {
+  // go_back_n (the default): every packet beyond the expected one is NACKed and dropped, the sender goes
+  // back; the flow still completes, several times slower than its ideal.
+  auto gbn = run_yaml(kReordered, "reorder_gbn");
+  ASSERT_EQ(gbn.result.flows_completed, 1u);
+  EXPECT_GT(gbn.result.counters.nacks, 0u);
+  EXPECT_GT(gbn.result.counters.retransmitted_bytes, 0u);
+  // place: out-of-order data is kept, the cumulative ACK of the packet that fills a gap covers it; no NACK,
+  // nothing sent twice, and the flow takes about the long path's latency plus its bytes at line rate.
+  auto placed = run_yaml(kReordered, "reorder_place", {{"nic.out_of_order", "place"}});
+  ASSERT_EQ(placed.result.flows_completed, 1u);
+  EXPECT_EQ(placed.result.counters.nacks, 0u);
+  EXPECT_EQ(placed.result.counters.retransmitted_bytes, 0u);
+  EXPECT_EQ(placed.result.counters.data_packets, 200u);
+  const double fct_gbn = num(gbn.csv("fct.csv").at(0), "fct_ns");
+  const double fct_placed = num(placed.csv("fct.csv").at(0), "fct_ns");
+  // 200 x 1048 B at 100G = 16.8 us, plus at most 2 x 8 us of round trip on the long path and 3 hops.
+  EXPECT_LT(fct_placed, 16'768 + 2 * 8'000 + 1'000);
+  EXPECT_GT(fct_gbn, 3 * fct_placed);
+}
+
+TEST(Physics, PlacedDataLostInALossyFabricIsRecoveredByTheTimeout) {
+  // With place nothing is NACKed: a drop leaves a gap that only the sender's timeout (nic.rto, 1ms lossy)
+  // closes, going back to the first unacknowledged byte; the receiver keeps what it placed beyond the gap.
+  auto out = run_yaml(kIncast, "incast_lossy_place",
+                      {{"switch.flow_control", "none"},
+                       {"switch.buffer", "1MB"},
+                       {"cc.algorithm", "dcqcn"},
+                       {"nic.out_of_order", "place"}});
+  EXPECT_GT(out.result.counters.drops, 0u);
+  EXPECT_EQ(out.result.flows_completed, 16u);
+  EXPECT_EQ(out.result.counters.nacks, 0u);
+  EXPECT_GT(out.result.counters.timeouts, 0u);
+}
+
+TEST(Physics, TimeoutIsArmedWhereGoBackNReceiversMaySeeReordering) {
+  // nic.rto auto: a go-back-N receiver NACKs only when a later packet arrives, so where a flow's last packets
+  // may be lost (lossy) or overtaken and discarded (per-packet routing, a mechanism that moves flows under
+  // way) the sender needs its timeout; not on a lossless fabric with one path per flow, not with receivers
+  // that place out-of-order data, not for a scheme with its own timers.
+  auto rto = [](const std::string& extra) {
+    const std::string yaml = std::string(R"(
+topology: {type: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 2}
+workload: [{type: flows, flows: [{src: 0, dst: 2, size: 10KB, start: 0}]}]
+)") + extra;
+    return parse_scenario(YAML::Load(yaml), "test.yaml", ScenarioOverrides{}).nic.rto_ps;
+  };
+  EXPECT_EQ(rto(""), 0u);
+  EXPECT_EQ(rto("switch: {flow_control: none}"), kPsPerMs);
+  EXPECT_EQ(rto("switch: {routing: spray}"), kPsPerMs);
+  EXPECT_EQ(rto("switch: {routing: spray}\nnic: {out_of_order: place}"), 0u);
+  EXPECT_EQ(rto("switch: {routing: spray}\ncc: {algorithm: homa}"), 0u);
+  EXPECT_EQ(rto("switch: {architecture: voq, mechanism: rcm}"), kPsPerMs);
+  EXPECT_EQ(rto("switch: {architecture: voq, mechanism: rcm, params: {sar_flows: new}}"), 0u);
+  EXPECT_EQ(rto("switch: {architecture: voq, mechanism: rcm, params: {sar: false}}"), 0u);
+  EXPECT_EQ(rto("switch: {routing: spray}\nnic: {rto: 0}"), 0u);
 }
 
 TEST(Physics, BytesConservedEveryFlowDeliversItsSize) {
@@ -234,6 +307,7 @@ TEST(HpccFiles, TopologyAndFlowFilesWithAbsoluteStartTimes) {
   EXPECT_EQ(sc.flows[1].dst, 2u);  // file id 3 is the third host
   RunOptions opts;
   opts.quiet = true;
+  opts.check = true;
   RunResult r = run_scenario(sc, opts);
   EXPECT_EQ(r.flows_completed, 2u);
   std::ifstream in(dir + "/out/fct.txt");

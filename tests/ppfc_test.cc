@@ -59,23 +59,29 @@ double receiver_gbps(const RunOutput& out) {
 TEST(Ppfc, SixteenToOneIncastQueueStaysFarBelowPfcs) {
   auto pfc = run_incast(16, "pfc", "ppfc_16_pfc");
   auto ppfc = run_incast(16, "ppfc", "ppfc_16_ppfc");
-  // PFC alone lets the queue fill the 4 MB shared pool (and the headrooms behind it).
+  // PFC alone lets the queue fill the 4 MB shared pool (and the headrooms behind it): DCQCN's first CNPs come
+  // ~50 us after the first marks (nic.cnp_timing periodic, the paper's simulator), when 15 x 40G of growth
+  // has already queued ~3.7 MB.
   EXPECT_GT(pfc.result.counters.max_queue_bytes, 3'900'000u);
   EXPECT_GT(by_kind(pfc, "standard"), 0u);
   EXPECT_EQ(by_kind(pfc, "predictive"), 0u);
-  // Paper Fig. 6a: 1,002 KB against the whole buffer (~0.25x). Ours: 0.72x (2.99 of 4.16 MB; 0.72-0.78x over
-  // seeds 1-5): once DCQCN has slowed the senders, the queue creeps up more slowly than the pool would fill
-  // within T, which P-PFC lets happen by design (experiments/ppfc/README.md); the issue's 0.7x is not met.
-  EXPECT_LE(ppfc.result.counters.max_queue_bytes, 0.8 * pfc.result.counters.max_queue_bytes)
+  // Paper Fig. 6a: P-PFC's maximum is 1,002 KB against PFC's whole buffer, ~0.24x. Ours (1 MB flows, seeds
+  // 1-8): 0.66-1.03 MB, 0.16-0.25x. The bounds leave a third more than the largest of those (not one run's
+  // value) and still fail if P-PFC stops holding the surge: the earlier reading (drain_rate egress) gives
+  // 0.48x, no P-PFC 1x.
+  EXPECT_LE(ppfc.result.counters.max_queue_bytes, 0.35 * pfc.result.counters.max_queue_bytes)
       << "P-PFC " << ppfc.result.counters.max_queue_bytes << " B, PFC "
       << pfc.result.counters.max_queue_bytes;
+  EXPECT_LE(ppfc.result.counters.max_queue_bytes, 1'350'000u);
   EXPECT_GT(by_kind(ppfc, "predictive"), 0u);
+  EXPECT_EQ(by_kind(ppfc, "standard"), 0u);  // the pool never fills
   for (const auto* r : {&pfc, &ppfc}) {
     EXPECT_EQ(r->result.counters.drops, 0u);
     EXPECT_EQ(r->result.flows_completed, 16u);
   }
-  // Paper Fig. 7: P-PFC does not cost throughput.
-  EXPECT_GE(receiver_gbps(ppfc), 0.95 * receiver_gbps(pfc))
+  // Paper Fig. 7: P-PFC does not cost throughput ("almost the same"; ours 0.97-1.16x of PFC's over seeds
+  // 1-8).
+  EXPECT_GE(receiver_gbps(ppfc), 0.9 * receiver_gbps(pfc))
       << "P-PFC " << receiver_gbps(ppfc) << " Gb/s, PFC " << receiver_gbps(pfc);
 }
 
@@ -111,17 +117,33 @@ int sum_over(const std::map<int, int>& by_host, int first, int last) {
 
 TEST(Ppfc, OnlyTheSendersOfCongestedEgressQueuesGetPredictivePauses) {
   // Paper Fig. 8: group 1 (16 senders -> host 0) is paused, group 3 (1 -> host 2, whose egress never queues)
-  // is not. Every congested egress queue (MECHANISMS §2): group 2 (4 -> host 1), whose queue also exceeds
-  // Kmax, shares the pauses group 1's growth causes; the paper reports none for it (see most_congested
-  // below).
-  auto all = innocent_pauses("all", "ppfc_innocent_all");
-  EXPECT_GT(sum_over(all, 3, 18), 0);
-  EXPECT_EQ(sum_over(all, 23, 23), 0) << "the innocent sender was paused";
-  EXPECT_EQ(sum_over(all, 0, 2), 0) << "a receiver was paused";
-  // Only the most congested egress queue, the paper's reading of Fig. 4: group 1 alone.
+  // is not. With egress_queues most_congested (the default, ruling of issue 25) each interval's pauses go to
+  // the senders of one egress queue only, the fullest: group 2 (4 -> host 1) is paused only while its queue
+  // is the fullest (P-PFC holds group 1's queue below it in the first ~80 us, before DCQCN's first cuts), so
+  // far less than group 1; with `all` its senders share every round of pauses.
   auto most = innocent_pauses("most_congested", "ppfc_innocent_most");
-  EXPECT_GT(sum_over(most, 3, 18), 0);
-  EXPECT_EQ(sum_over(most, 0, 2) + sum_over(most, 19, 23), 0);
+  auto all = innocent_pauses("all", "ppfc_innocent_all");
+  for (const auto* by_host : {&most, &all}) {
+    EXPECT_EQ(sum_over(*by_host, 23, 23), 0) << "the innocent sender was paused";
+    EXPECT_EQ(sum_over(*by_host, 0, 2), 0) << "a receiver was paused";
+  }
+  EXPECT_GT(sum_over(most, 3, 18), 4 * sum_over(most, 19, 22));
+  EXPECT_GT(sum_over(all, 3, 18), 0);
+}
+
+// most_congested: the frames of one interval (received at the same instant: every host link is 40G, 1 us) all
+// go to the senders of one group.
+TEST(Ppfc, EachRoundOfPredictivePausesServesOneEgressQueue) {
+  auto out = run_yaml(experiment_yaml("innocent.yaml"), "ppfc_innocent_rounds",
+                      {{"workload.0.size", "1MB"}, {"workload.1.size", "1MB"}, {"workload.2.size", "1MB"}});
+  std::map<std::string, std::set<int>> groups_at;  // arrival time -> groups paused then
+  for (auto& row : out.csv("pfc.csv")) {
+    if (row.at("kind") != "predictive") continue;
+    const int host = std::stoi(row.at("node").substr(1));
+    groups_at[row.at("time_ns")].insert(host <= 18 ? 1 : host <= 22 ? 2 : 3);
+  }
+  ASSERT_GT(groups_at.size(), 1u);
+  for (auto& [t, groups] : groups_at) EXPECT_EQ(groups.size(), 1u) << "at " << t << " ns";
 }
 
 TEST(Ppfc, PredictivePausesExpireByThemselvesAfterTheirDuration) {

@@ -19,6 +19,8 @@ import subprocess
 import sys
 import tempfile
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 # A 1 x 1 PNG, the figure a stand-in experiment "draws" itself.
@@ -120,6 +122,11 @@ def check_report(folder):
               f"{page}: the claims table gives {iid} its verdict ({it['verdict']})")
         n = len(it.get("figures", [])) + len(it.get("plots", []))
         check(len(sec["figures"]) == n, f"{page}: {iid} shows {n} figures (found {len(sec['figures'])})")
+        for k, run in enumerate(it.get("views", []), 1):
+            view_page = f"views/{iid}-{k}.html"
+            check(f'<a href="{view_page}" data-view="{run}">' in raw, f"{page}: {iid} links the view of {run}")
+            check(os.path.isfile(os.path.join(folder, view_page)), f"{folder}/{view_page} exists")
+            check(f"({view_page})" in md, f"{folder}/report.md: {iid} links the view of {run}")
         for img in sec["figures"]:
             check(img.get("src", "").startswith("data:image/png;base64,"), f"{page}: {iid}: figure embedded")
             w, _, h = img.get("data-decoded", "0x0").partition("x")
@@ -152,7 +159,7 @@ def real_paper(lossless, paper, work):
     check(len(re.findall(r"\] case .* done", stderr)) >= len(results["items"]), "a progress line per case")
 
 
-FAKE = '''import argparse, json, os, sys
+FAKE = '''import argparse, json, os, subprocess, sys
 ap = argparse.ArgumentParser()
 ap.add_argument("--lossless"); ap.add_argument("--out"); ap.add_argument("--full", action="store_true")
 ap.add_argument("-j", "--jobs", type=int)
@@ -173,6 +180,9 @@ items = [{{"id": "tab1", "kind": "table", "title": "Table 1: a table | with a ba
                       "series": [{{"label": "a", "x": [0, 1, 2], "y": [1, 2, 1]}}], "refs": [{{"y": 1.5, "label": "paper"}}]}},
                     {{"title": "bars", "type": "bars", "categories": ["p", "q"], "ylog": True,
                       "series": [{{"label": "ours", "y": [1, 10]}}, {{"label": "paper", "y": [2, 20]}}]}}]}}]
+if mode == "ok":  # a run recorded with monitor.fabric, linked as an interactive view under Fig. 2
+    subprocess.run([a.lossless, "run", {victim!r}, "-o", os.path.join(a.out, "victim"), "--quiet"], check=True)
+    items[1]["views"] = ["victim"]
 failed = [{{"case": "broken-case", "error": "boom"}}] if mode == "failed" else []
 json.dump({{"paper": {paper!r}, "title": "Fake paper " + {paper!r}, "scale": "full" if a.full else "reduced",
            "items": items, "failed": failed}}, open(os.path.join(a.out, "results.json"), "w"))
@@ -186,7 +196,8 @@ def fake_papers(lossless, work):
     for paper, folder, mode in (("rocc", "rocc", "ok"), ("hpcc", "hpcc-ws30", "failed"), ("rcm", "rcm", "bad")):
         os.makedirs(os.path.join(root, folder))
         with open(os.path.join(root, folder, "run.py"), "w") as f:
-            f.write(FAKE.format(mode=mode, png=PNG_1x1.hex(), paper=paper))
+            f.write(FAKE.format(mode=mode, png=PNG_1x1.hex(), paper=paper,
+                                victim=os.path.join(ROOT, "tests", "inputs", "view-victim.yaml")))
     env = dict(os.environ, LOSSLESS_EXPERIMENTS=root)
     out = os.path.join(work, "out")
 

@@ -30,6 +30,7 @@ RunOutput run_yaml(const std::string& yaml, const std::string& tag,
   RunOptions opts;
   opts.quiet = true;
   opts.threads = threads;
+  opts.check = true;  // every invariant every check.interval (README "Invariants")
   RunOutput out;
   out.result = run_scenario(sc, opts);
   out.dir = ov.out_dir;

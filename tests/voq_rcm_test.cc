@@ -6,6 +6,8 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "core/error.h"
 #include "test_util.h"
@@ -157,6 +159,65 @@ TEST(Rcm, IncastWithVictimTheVictimKeepsItsShare) {
   EXPECT_GE(mean_rate(rates(no_sar)[4], 200'000, 1'000'000), 40.0);
   EXPECT_LE(mean_rate(rates(pfc)[4], 200'000, 1'000'000), 30.0);
   EXPECT_EQ(rcm.result.counters.drops + no_sar.result.counters.drops + pfc.result.counters.drops, 0u);
+}
+
+TEST(Rcm, SarMovesFlowsUnderWayAndOnlyThoseArriveOutOfOrder) {
+  // Fig. 8's hot-spot pattern on the 16-host fat tree (k 4), 0.2 ms of arrivals, hot hosts h0 and h8. The
+  // paper's SAR (sar_flows all) also steers flows with packets in flight: some arrive out of order, and with
+  // go-back-N receivers (the default) they are NACKed and sent again. Steering new flows only
+  // (sar_flows new) never moves a flow under way: nothing out of order. Receivers that place out-of-order
+  // data (nic.out_of_order place, what the paper's simulation assumes) NACK nothing either.
+  const std::string yaml = experiment("c-hotspot.yaml");
+  const std::vector<std::pair<std::string, std::string>> small = {
+      {"topology.k", "4"},       {"workload.0.duration", "0.2ms"},   {"workload.1.duration", "0.2ms"},
+      {"stop", "1ms"},           {"workload.1.dst_hosts", "[0, 8]"}, {"workload.0.load", "0.5"},
+      {"workload.1.load", "0.1"}};
+  const std::string cdf = std::string(LOSSLESS_SOURCE_DIR) + "/experiments/rcm/fixed64KB.txt";
+  auto with = [&](std::vector<std::pair<std::string, std::string>> sets) {
+    sets.insert(sets.begin(), small.begin(), small.end());
+    sets.push_back({"workload.0.cdf", cdf});
+    sets.push_back({"workload.1.cdf", cdf});
+    return sets;
+  };
+  auto all = run_yaml(yaml, "rcm_sar_all", with({{"nic.out_of_order", "go_back_n"}}));
+  auto fresh = run_yaml(yaml, "rcm_sar_new",
+                        with({{"nic.out_of_order", "go_back_n"}, {"switch.params.sar_flows", "new"}}));
+  auto placed = run_yaml(yaml, "rcm_sar_place", with({{"nic.out_of_order", "place"}}));
+  for (const auto* o : {&all, &fresh, &placed}) {
+    EXPECT_EQ(o->result.flows_completed, o->result.flows_total);
+    EXPECT_EQ(o->result.counters.drops, 0u);
+  }
+  EXPECT_GT(all.result.counters.nacks, 0u);
+  EXPECT_GT(all.result.counters.retransmitted_bytes, 0u);
+  EXPECT_EQ(fresh.result.counters.nacks, 0u);
+  EXPECT_EQ(fresh.result.counters.retransmitted_bytes, 0u);
+  EXPECT_EQ(placed.result.counters.nacks, 0u);
+  EXPECT_EQ(placed.result.counters.retransmitted_bytes, 0u);
+}
+
+TEST(Rcm, WithGoBackNReceiversTheTimeoutEndsFlowsWhoseTailWasOvertaken) {
+  // The hot-spot pattern on the 54-host fat tree (k 6). SAR moves flows under way; where the last packets of
+  // a flow overtake earlier ones after a go-back-N, the receiver discards them and, as no later packet comes,
+  // never NACKs again: without a timeout two flows never finish. nic.rto auto arms 1ms here, and they do.
+  const std::string yaml = experiment("c-hotspot.yaml");
+  const std::string cdf = std::string(LOSSLESS_SOURCE_DIR) + "/experiments/rcm/fixed64KB.txt";
+  std::vector<std::pair<std::string, std::string>> sets = {{"topology.k", "6"},
+                                                           {"workload.0.duration", "0.2ms"},
+                                                           {"workload.1.duration", "0.2ms"},
+                                                           {"stop", "3ms"},
+                                                           {"workload.1.dst_hosts", "[0, 8]"},
+                                                           {"workload.0.load", "0.5"},
+                                                           {"workload.1.load", "0.1"},
+                                                           {"workload.0.cdf", cdf},
+                                                           {"workload.1.cdf", cdf},
+                                                           {"nic.out_of_order", "go_back_n"}};
+  auto with_timeout = run_yaml(yaml, "rcm_gbn_rto", sets);
+  sets.push_back({"nic.rto", "0"});
+  auto without = run_yaml(yaml, "rcm_gbn_no_rto", sets);
+  EXPECT_GT(without.result.counters.nacks, 0u);
+  EXPECT_LT(without.result.flows_completed, without.result.flows_total);
+  EXPECT_EQ(with_timeout.result.flows_completed, with_timeout.result.flows_total);
+  EXPECT_GT(with_timeout.result.counters.timeouts, 0u);
 }
 
 }  // namespace

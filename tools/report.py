@@ -90,10 +90,13 @@ def load_results(path):
         for k, fig in enumerate(it.setdefault("figures", [])):
             if not isinstance(fig, str) or os.path.isabs(fig) or ".." in fig.split("/"):
                 fail(f"{where}.figures.{k}", "expected a file name relative to the results folder")
+        for k, run in enumerate(it.setdefault("views", [])):
+            if not isinstance(run, str) or os.path.isabs(run) or ".." in run.split("/"):
+                fail(f"{where}.views.{k}", "expected a run folder relative to the results folder")
         if not isinstance(it.setdefault("plots", []), list):
             fail(f"{where}.plots", "expected a list of plot specs")
-        if it["kind"] == "figure" and not it["figures"] and not it["plots"]:
-            fail(where, "a figure needs at least one entry in figures or plots")
+        if it["kind"] == "figure" and not it["figures"] and not it["plots"] and it["verdict"] != "not-covered":
+            fail(where, "a figure needs at least one entry in figures or plots (unless it is not-covered)")
     failed = r.setdefault("failed", [])
     if not isinstance(failed, list) or not all(isinstance(f, dict) and "case" in f for f in failed):
         fail(f"{path}: failed", "expected a list of {\"case\": name, \"error\": text}")
@@ -132,11 +135,32 @@ def counts_line(r):
     return ", ".join(f"{c[v]} {VERDICT_TEXT[v]}" for v in VERDICTS)
 
 
+def build_views(r, folder):
+    """Each item's `views` (run folders recorded with monitor.fabric) as pages views/<id>-<n>.html next to the
+    report; returns {item id: [(page relative to folder, run folder)]}."""
+    import view  # standard library only
+
+    pages = {}
+    for it in r["items"]:
+        pages[it["id"]] = []
+        for k, run in enumerate(it["views"], 1):
+            try:
+                summary, fabric, data, pfc = view.load(os.path.join(folder, run))
+            except view.Refused as e:
+                fail(f"results.json: items.{it['id']}.views.{k - 1}", str(e))
+            name = f"views/{it['id']}-{k}.html"
+            os.makedirs(os.path.join(folder, "views"), exist_ok=True)
+            with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+                f.write(view.page(os.path.join(folder, run), summary, fabric, data, pfc))
+            pages[it["id"]].append((name, run))
+    return pages
+
+
 def md_cell(s):
     return s.replace("|", "\\|").replace("\n", " ")
 
 
-def write_markdown(r, figs, folder, wall):
+def write_markdown(r, figs, folder, wall, views=None):
     out = [f"# {r['title']}", "", f"Scale: {r['scale']}."]
     if r.get("command"):
         out.append(f"Command: `{r['command']}`.")
@@ -155,6 +179,8 @@ def write_markdown(r, figs, folder, wall):
         out += ["", f"## {it['title']}", ""]
         for name, cap in figs[it["id"]]:
             out += [f"![{cap}]({name})", ""]
+        for page, run in (views or {}).get(it["id"], []):
+            out += [f"Inside the run: [interactive view of {run}]({page}) (queues, pauses and pause chains over time).", ""]
         out.append("| " + " | ".join(md_cell(c) for c in it["columns"]) + " |")
         out.append("|" + "---|" * len(it["columns"]))
         for row in it["rows"]:
@@ -196,7 +222,7 @@ def data_uri(path):
         return "data:image/png;base64," + base64.b64encode(f.read()).decode("ascii")
 
 
-def write_html(r, figs, folder, wall):
+def write_html(r, figs, folder, wall, views=None):
     e = html.escape
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            f"<title>{e(r['title'])}</title><style>{STYLE}</style><script>{SCRIPT}</script></head>",
@@ -235,6 +261,9 @@ def write_html(r, figs, folder, wall):
                 out.append(f'<figure data-figure="{e(name)}"><img src="{data_uri(os.path.join(folder, name))}" '
                            f'alt="{cap}"><figcaption>{cap}</figcaption></figure>')
             out.append("</div>")
+        for page, run in (views or {}).get(it["id"], []):
+            out.append(f'<p class="view"><a href="{e(page)}" data-view="{e(run)}">Inside the run: the interactive '
+                       f'view of {e(run)}</a> (queues, pauses and pause chains over time).</p>')
         out.append(f'<table class="numbers" data-item="{iid}"><thead><tr>')
         out += [f"<th>{e(c)}</th>" for c in it["columns"]]
         out.append("</tr></thead><tbody>")
@@ -307,8 +336,9 @@ def main():
             return 0
         r = load_results(os.path.join(a.dir, "results.json"))
         figs = draw_plots(r, a.dir)
-        write_markdown(r, figs, a.dir, a.wall_seconds)
-        write_html(r, figs, a.dir, a.wall_seconds)
+        views = build_views(r, a.dir)
+        write_markdown(r, figs, a.dir, a.wall_seconds, views)
+        write_html(r, figs, a.dir, a.wall_seconds, views)
     except BadResults as err:
         sys.stderr.write(f"report.py: error: {err}\n")
         return 2

@@ -2,17 +2,21 @@
 """Re-runs the RCM paper's experiments (Liu et al., "Regional Congestion Mitigation in Lossless Datacenter
 Networks", NPC 2017, §4) and prints each result beside the paper's.
 
-usage: experiments/rcm/run.py [--lossless build/lossless] [--out out/rcm] [--full] [-j N]
+usage: experiments/rcm/run.py [--lossless build/lossless] [--out out/rcm] [--full] [--sweep] [-j N]
 Follows the experiment protocol of experiments/README.md (`lossless reproduce rcm` runs it): prints the table, a
 progress line per case on stderr, and writes OUT/results.json (figures as plot data, drawn by tools/report.py).
 Every case runs on the paper's switch (switch.architecture voq, 100 KB queues) with DCQCN at the Mellanox 100G NIC
 defaults; "RCM" adds switch.mechanism rcm, "DCQCN" is the same fabric without it.
   (a) Fig. 6, incast + 20 us micro-burst, and (b) Fig. 7, incast + victim flow: the switches the flows cross
       (custom topologies, 100 Gb/s links), at the paper's scale always (well under a second each).
-  (c) Fig. 8, hot-spot traffic, and (d) Fig. 9, Enterprise and DataMining in 12 groups of 36 hosts at 60 % load:
-      the paper's 432-host fat tree of 12-port switches (fat_tree k 12). Reduced (default): (c) 0.3 ms of
-      arrivals, (d) 0.5 ms (Enterprise) and 1 ms (DataMining); --full: (c) 3 ms, (d) 5 ms and 10 ms. Each run
-      ends 2 ms after its last arrival (--full: 10 ms), flows unfinished then are counted as such.
+  (c) Fig. 8, hot-spot traffic at 60 % load, and (d) Fig. 9, Enterprise and DataMining in 12 groups of 36 hosts
+      at 60 % load: the paper's 432-host fat tree of 12-port switches (fat_tree k 12). Reduced (default): (c)
+      0.3 ms of arrivals, (d) 0.5 ms (Enterprise) and 1 ms (DataMining); --full: (c) 3 ms, (d) 5 ms and 10 ms.
+      Each run ends 2 ms after its last arrival (--full: 10 ms), flows unfinished then are counted as such.
+      Receivers place out-of-order data (nic.out_of_order place), as the paper's simulation evidently does
+      with the packets SAR reorders; "RCM, go-back-N receivers" is the same run with RoCEv2's go-back-N (and
+      the 1 ms timeout nic.rto auto then arms), "RCM, SAR steers new flows only" never moves a flow under way.
+  --sweep (and --full): (c) at 30 % to 90 % load, 0.3 ms of arrivals, RCM and DCQCN (the paper gives no load).
 Standard library only. Exit status 2 if a case failed (the others are still reported).
 """
 import csv
@@ -26,6 +30,10 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 import case_runner  # noqa: E402
 MAX_POINTS = 400
 NONE = ["switch.mechanism=none", "switch.params={}"]
+GBN = ["nic.out_of_order=go_back_n"]  # RoCEv2 NICs; nic.rto auto becomes 1ms (SAR reorders)
+SAR_NEW = ["switch.params.sar_flows=new"]
+HOT_LOAD = 0.6  # (c)'s load: the paper gives none for Fig. 8; 60 % is its injection rate for Fig. 9 (§4.3)
+SWEEP_LOADS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 LITERAL = ["switch.params.harmful_share=0", "switch.params.harmless_share=0"]
 
 
@@ -39,28 +47,48 @@ def durations(full):
         ({"c": 0.3, "enterprise": 0.5, "datamining": 1.0}, 2.0)
 
 
-def cases(full):
+def hot_loads(load):
+    """(c)'s two workload entries at total load `load`: 85 % of it uniform, 15 % to the hot hosts."""
+    return [f"workload.0.load={round(0.85 * load, 6)}", f"workload.1.load={round(0.15 * load, 6)}"]
+
+
+# Runs recorded for `lossless view` (the report links their pages): the congestion region of Fig. 6 in 2 us
+# steps (its burst lasts 20 us), the victim of Fig. 7 with and without RCM.
+VIEW_FINE = ["monitor.fabric.interval=2us"]
+VIEW = ["monitor.fabric.interval=10us"]
+
+
+def cases(full, sweep=False):
     """Every run: (name, scenario file, --set overrides). Names are the output folders."""
-    out = [("a-rcm", "a-incast-burst.yaml", ["switch.params.trace=true"]),
+    out = [("a-rcm", "a-incast-burst.yaml", ["switch.params.trace=true"] + VIEW_FINE),
            ("a-rcm-literal-cfr", "a-incast-burst.yaml", ["switch.params.trace=true"] + LITERAL),
            ("a-dcqcn", "a-incast-burst.yaml", NONE),
-           ("b-rcm", "b-victim.yaml", []),
+           ("b-rcm", "b-victim.yaml", VIEW),
+           ("b-rcm-sar-new", "b-victim.yaml", SAR_NEW),
            ("b-rcm-no-sar", "b-victim.yaml", ["switch.params.sar=false"]),
-           ("b-dcqcn", "b-victim.yaml", NONE)]
+           ("b-dcqcn", "b-victim.yaml", NONE + VIEW)]
     dur, drain = durations(full)
     c = [f"workload.{i}.duration={dur['c']}ms" for i in (0, 1)] + [f"stop={dur['c'] + drain}ms"]
-    out += [("c-rcm", "c-hotspot.yaml", c), ("c-dcqcn", "c-hotspot.yaml", c + NONE)]
+    out += [("c-rcm", "c-hotspot.yaml", c), ("c-dcqcn", "c-hotspot.yaml", c + NONE),
+            ("c-rcm-gbn", "c-hotspot.yaml", c + GBN), ("c-rcm-sar-new", "c-hotspot.yaml", c + SAR_NEW)]
     for wl, cdf in (("enterprise", "Enterprise"), ("datamining", "DataMining")):
         d = [f"workload.{g}.duration={dur[wl]}ms" for g in range(12)] + \
             [f"workload.{g}.cdf={cdf}" for g in range(12)] + [f"stop={dur[wl] + drain}ms"]
-        out += [(f"d-{wl}-rcm", "d-workloads.yaml", d), (f"d-{wl}-dcqcn", "d-workloads.yaml", d + NONE)]
+        out += [(f"d-{wl}-rcm", "d-workloads.yaml", d), (f"d-{wl}-dcqcn", "d-workloads.yaml", d + NONE),
+                (f"d-{wl}-rcm-gbn", "d-workloads.yaml", d + GBN)]
+    if full or sweep:
+        rdur, rdrain = durations(False)
+        s = [f"workload.{i}.duration={rdur['c']}ms" for i in (0, 1)] + [f"stop={rdur['c'] + rdrain}ms"]
+        for load in SWEEP_LOADS:
+            out += [(f"s-rcm-{load}", "c-hotspot.yaml", s + hot_loads(load)),
+                    (f"s-dcqcn-{load}", "c-hotspot.yaml", s + hot_loads(load) + NONE)]
     return out
 
 
 def run_all(lossless, out_dir, todo, jobs):
     """Runs the cases `jobs` at a time; returns {name: error} for those that failed (the largest first, so that -j N
     does not end on one long case)."""
-    return case_runner.run_all("rcm", lossless, HERE, out_dir, todo, jobs, first=lambda n: n[0] in "cd")
+    return case_runner.run_all("rcm", lossless, HERE, out_dir, todo, jobs, first=lambda n: n[0] in "cds")
 
 
 def thin(xs, ys):
@@ -131,6 +159,11 @@ def fig6(out_dir):
                       "refs": [{"y": 50, "label": "half the port"}, {"y": 25, "label": "paper: burst with RCM"}]})
     b30 = mean_rate(r["rcm"][4], det + 20, det + 30)
     b20 = mean_rate(r["rcm"][4], det + 10, det + 20)
+    i30 = sum(mean_rate(r["rcm"][f], det + 20, det + 30) for f in range(4))
+    d30 = mean_rate(r["dcqcn"][4], det + 20, det + 30)
+    # The paper's result: RCM cuts the burst to ~25 Gb/s and the incast flows recover; DCQCN leaves it at 50.
+    # Judged 30 us after detection (MECHANISMS.md §5, ruling of 2026-11-26: the first window only measures).
+    verdict = "reproduced" if b30 <= 30 and i30 >= 60 and d30 >= 45 else "differs"
     differs = (f"RCM finds the congestion {det - 150:.1f} us after the burst starts; the burst's share at D0's port falls "
                f"to {b20:.0f} Gb/s by 20 us and {b30:.0f} Gb/s by 30 us after it (paper: 'sharply' to 25) while the incast "
                f"flows take the rest; DCQCN leaves it at 50 as in the paper (these 100 KB queues never reach its ECN "
@@ -138,18 +171,19 @@ def fig6(out_dir):
                f"which first drains (8 us at 100 Gb/s), the first window measures W_c (paper §3.4) and each 10 us window "
                f"applies one cut. With the paper's literal CFR rule (every CAM flow harmful) all five flows are held alike "
                f"and the burst keeps its half: experiments/rcm/README.md.")
-    item = {"id": "fig6-incast-burst", "kind": "figure",
+    item = {"id": "fig6-incast-burst", "kind": "figure", "views": ["a-rcm"],
             "title": "Fig. 6: incast (4 flows through one input of the last switch) with a 20 us micro-burst at 150 us",
-            "rows": [list(x) for x in lines], "differs": differs, "plots": plots}
+            "rows": [list(x) for x in lines], "differs": differs, "verdict": verdict, "plots": plots}
     return lines, item
 
 
 def fig7(out_dir):
     """(b): the victim's throughput with PFC + DCQCN, with RCM, and with RCM without SAR."""
-    cases_ = (("rcm", "RCM"), ("rcm-no-sar", "RCM without SAR (regional CC only)"), ("dcqcn", "PFC + DCQCN"))
+    cases_ = (("rcm", "RCM"), ("rcm-sar-new", "RCM, SAR steers new flows only (moves no flow under way)"),
+              ("rcm-no-sar", "RCM without SAR (regional CC only)"), ("dcqcn", "PFC + DCQCN"))
     r = {k: rates(os.path.join(out_dir, f"b-{k}")) for k, _ in cases_}
     lines = []
-    paper = {"rcm": "~50", "rcm-no-sar": "~50", "dcqcn": "~25 (HOL blocking)"}
+    paper = {"rcm": "~50", "rcm-sar-new": "-", "rcm-no-sar": "-", "dcqcn": "~25 (HOL blocking)"}
     for k, label in cases_:
         v = mean_rate(r[k][4], 200, 1000)
         inc = [mean_rate(r[k][f], 200, 1000) for f in range(4)]
@@ -164,14 +198,20 @@ def fig7(out_dir):
               "series": [{"label": label, "y": [round(mean_rate(r[k][f], 200, 1000), 2) for f in range(5)]}
                          for k, label in cases_]}]
     v = {k: mean_rate(r[k][4], 200, 1000) for k, _ in cases_}
+    # The paper's result: the victim, ~25 Gb/s behind the paused incast flows with PFC, gets ~50 with RCM.
+    escapes = v["dcqcn"] <= 30 and v["rcm"] >= 40
+    verdict = "reproduced" if escapes and v["rcm"] <= 60 else "differs"
     differs = (f"PFC + DCQCN gives the victim {v['dcqcn']:.0f} Gb/s (paper ~25): it waits behind the paused incast flows on "
                f"SW_L0_0's link. Regional CC alone restores {v['rcm-no-sar']:.0f} Gb/s on average (paper ~50), in cycles: "
-               f"W_c only shrinks during an episode and resets when the flags clear. Full RCM gives "
-               f"{v['rcm']:.0f}: SAR moves the incast flows that ECMP put beside the victim to the other aggregation switch "
-               f"when they start (the paper's Fig. 7 shows regional CC's effect only).")
-    item = {"id": "fig7-victim", "kind": "figure",
+               f"W_c only shrinks during an episode and resets when the flags clear. Full RCM gives {v['rcm']:.0f} where the "
+               f"paper's figure shows ~50: SAR moves the two incast flows beside the victim, while they are under way, to "
+               f"the other aggregation switch (paused, they leave SW_L0_0's CAM, so they are not harmful there), and the "
+               f"victim has the link to itself. The isolating run: with SAR steering new flows only (no flow under way "
+               f"moves) the victim gets {v['rcm-sar-new']:.0f}, as with regional CC alone; the paper's ~50 is what its "
+               f"regional CC gives, and its SAR text (§3.4) would move these flows too.")
+    item = {"id": "fig7-victim", "kind": "figure", "views": ["b-rcm", "b-dcqcn"],
             "title": "Fig. 7: incast S1-S4 -> D0 with a victim Sv -> Dv sharing the first switch",
-            "rows": [list(x) for x in lines], "differs": differs, "plots": plots}
+            "rows": [list(x) for x in lines], "differs": differs, "verdict": verdict, "plots": plots}
     return lines, item
 
 
@@ -198,34 +238,87 @@ def class_stats(rows):
     return {"n": len(rows), "done": len(done), "gbps": gbps, "fct_us": fct}
 
 
-def fig8(out_dir, full):
-    st = {k: {c: class_stats(v) for c, v in hotspot_classes(flows(os.path.join(out_dir, f"c-{k}"))).items()}
-          for k in ("rcm", "dcqcn")}
+def packets(out):
+    """The run's packet counters (summary.json): retransmitted_bytes, nacks, timeouts."""
+    return json.load(open(os.path.join(out, "summary.json")))["packets"]
+
+
+def hot_stats(out):
+    return {c: class_stats(v) for c, v in hotspot_classes(flows(out)).items()}
+
+
+def gain(r, d):
+    return 100 * (r / d - 1) if d else 0.0
+
+
+def fig8(out_dir, full, sweep):
+    st = {k: hot_stats(os.path.join(out_dir, f"c-{k}")) for k in ("rcm", "dcqcn", "rcm-gbn", "rcm-sar-new")}
+    pk = {k: packets(os.path.join(out_dir, f"c-{k}")) for k in st}
     lines = []
     paper = {"background": ("+12.2 %", "lower"), "hot": ("a little lower", "-"), "all": ("higher", "lower")}
     for c in ("background", "hot", "all"):
         r, d = st["rcm"][c], st["dcqcn"][c]
-        gain = 100 * (r["gbps"] / d["gbps"] - 1) if d["gbps"] else 0
         lines.append((f"(c) {c}: mean flow throughput RCM / DCQCN (Gb/s)",
-                      f"{r['gbps']:.2f} / {d['gbps']:.2f} ({gain:+.1f} %)", paper[c][0]))
+                      f"{r['gbps']:.2f} / {d['gbps']:.2f} ({gain(r['gbps'], d['gbps']):+.1f} %)", paper[c][0]))
         lines.append((f"(c) {c}: mean FCT RCM / DCQCN (us); flows done",
                       f"{r['fct_us']:.1f} / {d['fct_us']:.1f}; {r['done']}/{r['n']}, {d['done']}/{d['n']}", paper[c][1]))
+    labels = {"rcm": "RCM", "rcm-gbn": "RCM, go-back-N receivers", "rcm-sar-new": "RCM, SAR steers new flows only",
+              "dcqcn": "DCQCN"}
+    for k in ("rcm-gbn", "rcm-sar-new"):
+        r, d = st[k], st["dcqcn"]
+        lines.append((f"(c) {labels[k]}: background / hot / all throughput vs DCQCN; flows done",
+                      " / ".join(f"{gain(r[c]['gbps'], d[c]['gbps']):+.1f} %" for c in ("background", "hot", "all")) +
+                      f"; {r['all']['done']}/{r['all']['n']}", "-"))
+    lines.append(("(c) retransmitted MB (NACKs, timeouts): " + " / ".join(labels[k] for k in pk),
+                  " / ".join(f"{pk[k]['retransmitted_bytes'] / 1e6:.2f} ({pk[k]['nacks']}, {pk[k]['timeouts']})"
+                             for k in pk), "-"))
     cats = ["background", "hot", "all"]
     plots = [{"title": "Fig. 8(a): mean flow throughput by class", "type": "bars", "ylabel": "throughput (Gb/s)",
-              "categories": cats, "series": [{"label": k.upper(), "y": [round(st[k][c]["gbps"], 3) for c in cats]}
-                                             for k in ("rcm", "dcqcn")]},
+              "categories": cats, "series": [{"label": labels[k], "y": [round(st[k][c]["gbps"], 3) for c in cats]}
+                                             for k in ("rcm", "dcqcn", "rcm-gbn")]},
              {"title": "Fig. 8(b): mean flow completion time by class", "type": "bars", "ylabel": "FCT (us)",
-              "categories": cats, "series": [{"label": k.upper(), "y": [round(st[k][c]["fct_us"], 2) for c in cats]}
-                                             for k in ("rcm", "dcqcn")]}]
+              "categories": cats, "series": [{"label": labels[k], "y": [round(st[k][c]["fct_us"], 2) for c in cats]}
+                                             for k in ("rcm", "dcqcn", "rcm-gbn")]}]
+    swept = []
+    if full or sweep:
+        for load in SWEEP_LOADS:
+            r, d = (hot_stats(os.path.join(out_dir, f"s-{k}-{load}")) for k in ("rcm", "dcqcn"))
+            g = {c: gain(r[c]["gbps"], d[c]["gbps"]) for c in cats}
+            swept.append((load, g))
+            lines.append((f"(c) load {round(100 * load)} %, 0.3 ms: background / hot / all throughput RCM vs DCQCN",
+                          " / ".join(f"{g[c]:+.1f} %" for c in cats) +
+                          f"; done {r['all']['done']}/{r['all']['n']}, {d['all']['done']}/{d['all']['n']}",
+                          "+12.2 % / lower / higher (load not given)"))
+        plots.append({"title": "Fig. 8: RCM's throughput gain over DCQCN by load (0.3 ms of arrivals)", "type": "lines",
+                      "xlabel": "load (% of each host's link)", "ylabel": "gain in mean flow throughput (%)",
+                      "series": [{"label": c, "x": [round(100 * l) for l, _ in swept],
+                                  "y": [round(g[c], 2) for _, g in swept]} for c in cats],
+                      "refs": [{"y": 12.2, "label": "paper: background"}]})
     dur, _ = durations(full)
-    bg = 100 * (st["rcm"]["background"]["gbps"] / st["dcqcn"]["background"]["gbps"] - 1)
-    differs = (f"Background flows {bg:+.1f} % against the paper's +12.2 %, from {dur['c']} ms of arrivals"
-               + ("" if full else " (reduced; --full runs 3 ms)") +
-               ". The paper gives neither the load nor the message size: ours are 50 % and 64 KB messages, where each hot "
-               "host receives 102.5 Gb/s (experiments/rcm/README.md).")
+    g = {c: gain(st["rcm"][c]["gbps"], st["dcqcn"][c]["gbps"]) for c in cats}
+    gg = {c: gain(st["rcm-gbn"][c]["gbps"], st["dcqcn"][c]["gbps"]) for c in cats}
+    # The paper's result: background +12.2 %, hot flows a little lower, all flows higher.
+    verdict = "reproduced" if g["background"] >= 10 and g["all"] > 0 else "differs"
+    best = max((x["background"] for _, x in swept), default=0)
+    per_load = ", ".join(f"{x['background']:+.1f}" for _, x in swept)
+    sweep_text = (f" Over 30-90 % load (0.3 ms of arrivals) the background gain runs {per_load} % (largest {best:+.1f} %)" +
+                  (": no load reaches +12.2 %." if best < 12.2 else ".")
+                  if swept else " run.py --sweep (or --full) runs (c) at 30-90 % load (measured gains: "
+                                "experiments/rcm/README.md).")
+    differs = (f"At 60 % load ({dur['c']} ms of arrivals" + ("" if full else ", reduced") + f") background flows gain "
+               f"{g['background']:+.1f} % (paper +12.2 %), hot flows {g['hot']:+.1f} % (paper: a little lower), all "
+               f"{g['all']:+.1f} % (paper: higher). The paper gives neither the load nor the message size of its hot-spot "
+               f"pattern (ours: 60 %, its Fig. 9 injection rate, and 64 KB), and the gain grows with load." + sweep_text +
+               f" With go-back-N receivers (RoCEv2) instead of the out-of-order placement the paper's simulation "
+               f"evidently has (SAR moves flows under way, §3.4; the impact of its 'out-of-order packets' is left "
+               f"unstudied, §5) RCM resends {pk['rcm-gbn']['retransmitted_bytes'] / 1e6:.1f} MB and the background gain "
+               f"is {gg['background']:+.1f} %; steering new flows only gives "
+               f"{gain(st['rcm-sar-new']['background']['gbps'], st['dcqcn']['background']['gbps']):+.1f} %. What closes the "
+               f"rest of the gap to +12.2 % is not established (the paper's metric, message sizes and switch model are "
+               f"not given): experiments/rcm/README.md.")
     item = {"id": "fig8-hotspot", "kind": "figure",
             "title": "Fig. 8: hot-spot traffic (85 % uniform, 15 % to 12.5 % of the hosts) on the 432-host fat tree",
-            "rows": [list(x) for x in lines], "differs": differs, "plots": plots}
+            "rows": [list(x) for x in lines], "differs": differs, "verdict": verdict, "plots": plots}
     return lines, item
 
 
@@ -234,17 +327,18 @@ def size_class(size):
 
 
 def fig9(out_dir, full):
-    lines, plots, gains = [], [], {}
+    lines, plots, gains, done = [], [], {}, {}
     cats = ["mice (<1MB)", "medium (1-10MB)", "elephants (>10MB)", "all"]
     for wl, label in (("enterprise", "Enterprise"), ("datamining", "DataMining")):
         st = {}
-        for k in ("rcm", "dcqcn"):
+        for k in ("rcm", "dcqcn", "rcm-gbn"):
             rows = flows(os.path.join(out_dir, f"d-{wl}-{k}"))
             by = {c: [] for c in cats}
             for x in rows:
                 by[size_class(float(x["size_bytes"]))].append(x)
                 by["all"].append(x)
             st[k] = {c: class_stats(v) for c, v in by.items()}
+        done[wl] = st
         for c in cats:
             r, d = st["rcm"][c], st["dcqcn"][c]
             if not r["n"]:
@@ -257,33 +351,55 @@ def fig9(out_dir, full):
             lines.append((f"(d) {label} {c}: mean FCT RCM / DCQCN (us); flows done",
                           f"{r['fct_us']:.1f} / {d['fct_us']:.1f} (x{ratio:.3f}); {r['done']}/{r['n']}, {d['done']}/{d['n']}",
                           paper))
+        g, d = st["rcm-gbn"], st["dcqcn"]
+        pk = packets(os.path.join(out_dir, f"d-{wl}-rcm-gbn"))
+        gains[(wl, "gbn")] = g["mice (<1MB)"]["fct_us"] / d["mice (<1MB)"]["fct_us"] if d["mice (<1MB)"]["fct_us"] else 0
+        lines.append((f"(d) {label}, RCM with go-back-N receivers: mice / all FCT vs DCQCN; retransmitted MB; flows done",
+                      f"x{gains[(wl, 'gbn')]:.3f} / x{g['all']['fct_us'] / d['all']['fct_us'] if d['all']['fct_us'] else 0:.3f}; "
+                      f"{pk['retransmitted_bytes'] / 1e6:.2f}; {g['all']['done']}/{g['all']['n']}", "-"))
         plots.append({"title": f"Fig. 9: {label}, mean FCT by flow size", "type": "bars", "ylabel": "mean FCT (us)",
                       "ylog": True, "categories": cats,
                       "series": [{"label": k.upper(), "y": [round(st[k][c]["fct_us"], 2) for c in cats]}
                                  for k in ("rcm", "dcqcn")]})
     dur, _ = durations(full)
-    mice = ", ".join(f"{wl} x{gains[(wl, 'mice (<1MB)')]:.3f}" for wl in ("enterprise", "datamining"))
-    differs = (f"Mean FCT of mice, RCM / DCQCN: {mice} (paper: more than 10 % lower with RCM, more so for DataMining). "
-               f"Averages over the flows that finished, from {dur['enterprise']} ms (Enterprise) and {dur['datamining']} ms "
-               f"(DataMining) of arrivals" + ("" if full else " (reduced: few elephants start and fewer finish; --full "
-                                                              "runs 5 and 10 ms)") +
-               ". Our Enterprise table (IMC'10) has no flow above 3 MB, so it has no elephants (experiments/rcm/README.md).")
+    m = {wl: gains[(wl, "mice (<1MB)")] for wl in ("enterprise", "datamining")}
+    a = {wl: gains[(wl, "all")] for wl in ("enterprise", "datamining")}
+    # The paper's result: RCM's mean FCT is lower for both workloads, mice by more than 10 %, and more so for
+    # DataMining than for Enterprise.
+    verdict = "reproduced" if max(m.values()) <= 0.9 and max(a.values()) < 1 and a["datamining"] <= a["enterprise"] \
+        else "differs"
+    dm = done["datamining"]["rcm"]
+    scale = ("" if full else
+             f" At this reduced scale DataMining starts {dm['all']['n']} flows, {dm['elephants (>10MB)']['n']} of them "
+             f"elephants ({dm['elephants (>10MB)']['done']} finished): too little to congest its groups; the isolating run "
+             f"is --full's 10 ms of arrivals (measured: experiments/rcm/README.md).")
+    order = ("" if a["datamining"] <= a["enterprise"] else
+             " DataMining gains less than Enterprise over all flows, where the paper has it gain more: why is not "
+             "established (the paper's two size distributions are not given; our Enterprise table, IMC'10, has no "
+             "flow above 3 MB, so no elephants).")
+    differs = (f"Mean FCT RCM / DCQCN, mice: Enterprise x{m['enterprise']:.3f}, DataMining x{m['datamining']:.3f}; all "
+               f"flows x{a['enterprise']:.3f} and x{a['datamining']:.3f} (paper: more than 10 % lower for mice, more so "
+               f"for DataMining). Averages over the flows that finished, from {dur['enterprise']} ms (Enterprise) and "
+               f"{dur['datamining']} ms (DataMining) of arrivals." + scale + order +
+               f" With go-back-N receivers: mice x{gains[('enterprise', 'gbn')]:.3f} and "
+               f"x{gains[('datamining', 'gbn')]:.3f}.")
     item = {"id": "fig9-workloads", "kind": "figure",
             "title": "Fig. 9: Enterprise and DataMining, 12 groups of 36 hosts, Poisson at 60 % load: mean FCT",
-            "rows": [list(x) for x in lines], "differs": differs, "plots": plots}
+            "rows": [list(x) for x in lines], "differs": differs, "verdict": verdict, "plots": plots}
     return lines, item
 
 
 def main():
-    ap = case_runner.arguments(ROOT, "rcm", "(c), (d) at longer durations (see the docstring)")
+    ap = case_runner.arguments(ROOT, "rcm", "(c), (d) at longer durations, and the (c) load sweep (see the docstring)")
+    ap.add_argument("--sweep", action="store_true", help="(c) at 30 %% to 90 %% load (0.3 ms of arrivals each)")
     a = ap.parse_args()
-    todo = cases(a.full)
+    todo = cases(a.full, a.sweep)
     failed = run_all(a.lossless, a.out, todo, max(1, a.jobs))
     lines = [("experiment", "lossless", "paper")]
     items = []
-    analyses = ((fig6, "a-"), (fig7, "b-"), (lambda d: fig8(d, a.full), "c-"), (lambda d: fig9(d, a.full), "d-"))
+    analyses = ((fig6, "a-"), (fig7, "b-"), (lambda d: fig8(d, a.full, a.sweep), "c-"), (lambda d: fig9(d, a.full), "d-"))
     for analyse, prefix in analyses:
-        broken = [n for n in failed if n.startswith(prefix)]
+        broken = [n for n in failed if n.startswith(prefix) or (prefix == "c-" and n.startswith("s-"))]
         if broken:
             lines.append((f"({prefix[0]}) cases {', '.join(sorted(broken))}", "FAILED", ""))
             continue
@@ -295,10 +411,11 @@ def main():
     results = {"paper": "rcm",
                "title": "RCM: regional congestion mitigation in lossless datacenter networks (Liu et al., NPC 2017)",
                "scale": "full" if a.full else "reduced",
-               "command": "experiments/rcm/run.py" + (" --full" if a.full else ""),
+               "command": "experiments/rcm/run.py" + (" --full" if a.full else "") + (" --sweep" if a.sweep else ""),
                "summary": "The paper's §4 on lossless: its input-and-output-queued switch (switch.architecture voq, 100 KB "
                           "queues), DCQCN at the Mellanox 100G defaults, RCM (switch.mechanism rcm) against DCQCN alone. "
-                          "(a), (b) on the switches the flows cross; (c), (d) on the 432-host fat tree of 12-port switches, "
+                          "(a), (b) on the switches the flows cross; (c), (d) on the 432-host fat tree of 12-port switches "
+                          "at 60 % load, receivers placing out-of-order data (SAR reorders; go-back-N runs beside), "
                           f"{dur['c']} ms (hot-spot), {dur['enterprise']} ms (Enterprise) and {dur['datamining']} ms "
                           f"(DataMining) of arrivals, {drain} ms to drain" + ("." if a.full else " (reduced; --full is "
                                                                                   "longer).") +

@@ -74,7 +74,9 @@ std::string case_record_json(const CaseOutcome& c) {
        << ", \"max_bytes\": " << r.bins[i].max_bytes << ", \"slowdown\": " << dist(r.bins[i].slowdown) << "}";
   os << "],\n"
      << " \"pause_frames\": " << r.counters.pause_frames
-     << ", \"paused_time_ps\": " << r.counters.paused_time_ps << ", \"drops\": " << r.counters.drops << "}\n";
+     << ", \"paused_time_ps\": " << r.counters.paused_time_ps << ", \"drops\": " << r.counters.drops
+     << ", \"unfinished_active\": " << r.unfinished.active
+     << ", \"unfinished_stalled\": " << r.unfinished.stalled << "}\n";
   return os.str();
 }
 
@@ -120,6 +122,8 @@ CaseOutcome case_from_record(const YAML::Node& n, const std::string& where) {
     r.counters.pause_frames = n["pause_frames"].as<std::uint64_t>();
     r.counters.paused_time_ps = n["paused_time_ps"].as<TimePs>();
     r.counters.drops = n["drops"].as<std::uint64_t>();
+    r.unfinished.active = n["unfinished_active"].as<std::uint64_t>();
+    r.unfinished.stalled = n["unfinished_stalled"].as<std::uint64_t>();
     return c;
   } catch (const YAML::Exception& e) {
     throw InternalError(where + ": not a case record: " + e.what());

@@ -39,16 +39,17 @@ namespace lossless {
 namespace {
 
 constexpr const char* kUsage = R"(usage:
-  lossless run SCENARIO.yaml [-o OUT_DIR] [--set PATH=VALUE]... [--seed N] [--threads N] [--quiet]
+  lossless run SCENARIO.yaml [-o OUT_DIR] [--set PATH=VALUE]... [--seed N] [--threads N] [--check] [--quiet]
   mpirun -n R lossless run SCENARIO.yaml [...]   # one fabric over R processes (a build with MPI), outputs on rank 0
   lossless validate SCENARIO.yaml|SWEEP.yaml [--set PATH=VALUE]... [--seed N]
-  lossless hpcc CONFIG.txt [-o OUT_DIR] [--threads N] [--quiet]
-  lossless sweep SWEEP.yaml [-j N] [-o OUT_DIR] [--set PATH=VALUE]... [--resume] [--quiet]
+  lossless hpcc CONFIG.txt [-o OUT_DIR] [--threads N] [--check] [--quiet]
+  lossless sweep SWEEP.yaml [-j N] [-o OUT_DIR] [--set PATH=VALUE]... [--resume] [--check] [--quiet]
   mpirun -n N lossless sweep SWEEP.yaml [...]   # cases spread over N MPI ranks, table on rank 0
   lossless reproduce PAPER|all [--full] [-j N] [-o DIR]   # PAPER: rocc ppfc rcc rcc-fattree mercury rcm hpcc
   lossless describe SCENARIO.yaml [--node NAME] [--set PATH=VALUE]...   # nodes, ports, what each port leads to
   lossless list [cc|mechanisms|switch|nic|workloads|topologies] [--markdown (switch, nic)]
   lossless plot OUT_DIR... [-o FIG_DIR]   # a run, a sweep, or several runs overlaid
+  lossless view OUT_DIR [-o FILE.html]    # an interactive page of a run recorded with monitor.fabric
 )";
 
 [[noreturn]] void usage_error(const std::string& msg) {
@@ -62,9 +63,11 @@ struct Args {
   int jobs = 1;
   unsigned threads = 1;
   bool resume = false;
+  bool check = false;
 };
 
-Args parse_args(int argc, char** argv, int first, bool allow_jobs, bool allow_threads = false) {
+Args parse_args(int argc, char** argv, int first, bool allow_jobs, bool allow_threads = false,
+                bool allow_check = false) {
   Args a;
   for (int i = first; i < argc; ++i) {
     std::string s = argv[i];
@@ -91,6 +94,8 @@ Args parse_args(int argc, char** argv, int first, bool allow_jobs, bool allow_th
       a.quiet = true;
     } else if (allow_jobs && s == "--resume") {
       a.resume = true;
+    } else if (allow_check && s == "--check") {
+      a.check = true;
     } else if (allow_jobs && (s == "-j" || s == "--jobs")) {
       std::string v = need("a number");
       auto jobs = parse_uint(v);
@@ -129,6 +134,14 @@ int report_interrupt(const Interrupted& e, const std::string& dir, std::size_t f
   return kInterruptedExitStatus;
 }
 
+// With --check, stalled flows make the run fail with exit status 3 (README "Stalls and PFC deadlocks").
+int check_status(const Args& a, const RunResult& r, const std::string& dir) {
+  if (!a.check || r.unfinished.stalled == 0) return 0;
+  std::fprintf(stderr, "lossless: --check: %llu stalled flows (%s/summary.json: stalls)\n",
+               static_cast<unsigned long long>(r.unfinished.stalled), dir.c_str());
+  return 3;
+}
+
 // Over ranks (`mpirun -n R`), every rank runs the command; rank 0 alone prints and writes the outputs.
 bool is_root(const RankLink* link) { return !link || link->rank() == 0; }
 
@@ -136,12 +149,13 @@ int cmd_run(int argc, char** argv, RankLink* link) {
   Args a;
   Scenario sc;
   on_every_rank(link, [&] {
-    a = parse_args(argc, argv, 2, false, true);
+    a = parse_args(argc, argv, 2, false, true, true);
     sc = load_scenario(a.file, a.ov);
   });
   RunOptions opts;
   opts.quiet = a.quiet;
   opts.threads = a.threads;
+  opts.check = a.check;
   opts.link = link;
   RunResult r;
   try {
@@ -154,7 +168,7 @@ int cmd_run(int argc, char** argv, RankLink* link) {
     print_result_table(r, stdout);
     std::printf("outputs in %s\n", sc.output.dir.c_str());
   }
-  return 0;
+  return check_status(a, r, sc.output.dir);
 }
 
 int cmd_hpcc(int argc, char** argv, RankLink* link) {
@@ -162,8 +176,9 @@ int cmd_hpcc(int argc, char** argv, RankLink* link) {
   HpccConfig cfg;
   Scenario sc;
   on_every_rank(link, [&] {
-    a = parse_args(argc, argv, 2, false, true);
-    if (!a.ov.sets.empty() || a.ov.has_seed) usage_error("hpcc takes only -o, --threads and --quiet");
+    a = parse_args(argc, argv, 2, false, true, true);
+    if (!a.ov.sets.empty() || a.ov.has_seed)
+      usage_error("hpcc takes only -o, --threads, --check and --quiet");
     cfg = read_hpcc_config(a.file);
     if (a.ov.out_dir.empty()) a.ov.out_dir = "out/" + std::filesystem::path(a.file).stem().string();
     sc = parse_hpcc_scenario(cfg, a.ov);
@@ -173,6 +188,7 @@ int cmd_hpcc(int argc, char** argv, RankLink* link) {
   opts.threads = a.threads;
   opts.hpcc_fct_path = cfg.fct_output;
   opts.hpcc_pfc_path = cfg.pfc_output;
+  opts.check = a.check;
   opts.link = link;
   RunResult r;
   try {
@@ -186,7 +202,7 @@ int cmd_hpcc(int argc, char** argv, RankLink* link) {
     std::printf("HPCC-format files: %s %s; our outputs in %s\n", cfg.fct_output.c_str(),
                 cfg.pfc_output.c_str(), sc.output.dir.c_str());
   }
-  return 0;
+  return check_status(a, r, sc.output.dir);
 }
 
 int cmd_validate(int argc, char** argv) {
@@ -248,10 +264,10 @@ int cmd_describe(int argc, char** argv) {
 }
 
 int cmd_sweep(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, true);
+  Args a = parse_args(argc, argv, 2, true, false, true);
   // Invalid cases are reported as failed after the others have run (run_sweep), not before anything runs.
   const SweepPlan plan = load_sweep(a.file, a.ov, InvalidCases::kCollect);
-  return run_sweep(plan, {a.file, a.jobs, a.quiet, a.resume});
+  return run_sweep(plan, {a.file, a.jobs, a.quiet, a.resume, a.check});
 }
 
 // Figures are drawn by tools/plot.py with matplotlib: Debian's /usr/bin/python3, where apt installs it, if
@@ -263,6 +279,21 @@ int cmd_plot(int argc, char** argv) {
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
     if (a.find('\'') != std::string::npos) usage_error("plot: quotes in paths are not supported");
+    cmd += " '" + a + "'";
+  }
+  int status = std::system(cmd.c_str());
+  if (status == -1) throw InternalError(std::string("cannot start ") + python);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+// The interactive page of a run (tools/view.py): one self-contained HTML file.
+int cmd_view(int argc, char** argv) {
+  if (argc < 3) usage_error("view needs a run's output directory");
+  const char* python = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  std::string cmd = std::string(python) + " '" + std::string(LOSSLESS_SOURCE_DIR) + "/tools/view.py'";
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.find('\'') != std::string::npos) usage_error("view: quotes in paths are not supported");
     cmd += " '" + a + "'";
   }
   int status = std::system(cmd.c_str());
@@ -382,6 +413,7 @@ int main(int argc, char** argv) {
     if (cmd == "sweep") return cmd_sweep(argc, argv);
     if (cmd == "hpcc") return cmd_hpcc(argc, argv, link.get());
     if (cmd == "plot") return cmd_plot(argc, argv);
+    if (cmd == "view") return cmd_view(argc, argv);
     if (cmd == "reproduce") return cmd_reproduce(argc, argv);
     if (cmd == "list") return cmd_list(argc, argv);
     if (cmd == "describe") return cmd_describe(argc, argv);

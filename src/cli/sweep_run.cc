@@ -63,6 +63,7 @@ std::vector<CaseOutcome> run_cases(const SweepPlan& plan, const std::vector<std:
         Scenario sc = load_scenario(plan.base_scenario, k.overrides);
         RunOptions opts;
         opts.quiet = o.quiet || o.jobs > 1;
+        opts.check = o.check;
         c.result = run_scenario(sc, opts);
         c.ok = true;
         c.error.clear();
@@ -317,15 +318,22 @@ int run_sweep(const SweepPlan& plan, const SweepRunOptions& o) {
   write_sweep_json(plan, o, ri, outcomes);
   int status = 0;
   for (const auto& c : outcomes) {
-    if (c.ok) continue;
+    if (c.ok) {
+      if (o.check && c.result.unfinished.stalled > 0) {
+        std::fprintf(stderr, "lossless: --check: %s: cases.%s: %llu stalled flows\n", o.file.c_str(),
+                     c.name.c_str(), static_cast<unsigned long long>(c.result.unfinished.stalled));
+        if (status == 0) status = 3;
+      }
+      continue;
+    }
     if (c.bad_input) {
       std::fprintf(stderr, "lossless: error: %s: cases.%s: case failed: %s\n", o.file.c_str(), c.name.c_str(),
                    c.error.c_str());
-      status = std::max(status, 2);
+      status = status == 3 ? 2 : std::max(status, 2);
     } else {
       std::fprintf(stderr, "lossless: internal error: %s: cases.%s: case failed: %s\n", o.file.c_str(),
                    c.name.c_str(), c.error.c_str());
-      status = status == 0 ? 1 : status;
+      status = status == 0 || status == 3 ? 1 : status;
     }
   }
   return status;

@@ -17,13 +17,15 @@ struct SweepRunOptions {
   // Keep the cases that an earlier sweep into the same folder completed (listed as ok in its sweep.json, with
   // their summary.json in place) and run only the others.
   bool resume = false;
+  bool check = false;  // --check: every case checks every invariant during its run; a stalled flow fails it
 };
 
 // Returns the exit status: 0; 2 when a case failed on bad input (or the folder is in use by another sweep); 1
-// when one failed on an internal error; 130 when interrupted (Ctrl-C, SIGTERM: the cases that completed keep
-// their outputs, and `--resume` runs the rest). Rank 0 (or the only process) prints the table on stdout, one
-// error line per failed case on stderr, and writes OUT/sweep.json (the cases in order, their directories, how
-// each ended and the numbers of its table row) after every case.
+// when one failed on an internal error; with `check`, 3 when no case failed but one has stalled flows; 130
+// when interrupted (Ctrl-C, SIGTERM: the cases that completed keep their outputs, and `--resume` runs the
+// rest). Rank 0 (or the only process) prints the table on stdout, one error line per failed case on stderr,
+// and writes OUT/sweep.json (the cases in order, their directories, how each ended and the numbers of its
+// table row) after every case.
 int run_sweep(const SweepPlan& plan, const SweepRunOptions& opts);
 
 // The comparison table of print_comparison, with a failed case shown as failed in its place and the case

@@ -15,7 +15,11 @@ namespace lossless {
 //   Receiver(const Params&, ReceiverContext&, const Flow&, const CcEnv&)  per flow at its receiver
 //            (default: EcnNotificationPoint, the RoCEv2 NIC's);
 //   Nic(const Params&, RdmaNic&, const CcEnv&)                              per NIC;
-//   SwitchPart(const Params&, Switch&, Network&)                            per switch (a SwitchMechanism).
+//   SwitchPart(const Params&, Switch&, Network&)                            per switch (a SwitchMechanism);
+//   kSlots: the packet slots all of its parts use (net/packet_slot.h), on Parts (or on the Sender of a
+//            scheme registered with LOSSLESS_REGISTER_CC).
+//   static trace_header(const Params&) and write_trace_row(FILE*, const Params&, const Sender&,
+//            const Receiver&): a per-flow trace, `<cc>.csv` (CcFactory::trace_header).
 template <class P, class S>
 struct CcParts {
   using Params = P;
@@ -48,7 +52,30 @@ class CcFactoryOf final : public CcFactory {
     }
   }
   const MechanismFactory* switch_part() const override { return switch_part_.get(); }
+  SlotList slots() const override {
+    if constexpr (requires { Parts::kSlots; }) {
+      return slots_of<Parts>();
+    } else {
+      return slots_of<Sender>();
+    }
+  }
   std::size_t state_bytes() const override { return sizeof(Sender) + sizeof(ReceiverType); }
+  const char* trace_header() const override {
+    if constexpr (requires(const Params& p) { Parts::trace_header(p); }) {
+      return Parts::trace_header(p_);
+    } else {
+      return nullptr;
+    }
+  }
+  void write_trace_row(std::FILE* out, const CongestionControl& sender,
+                       const ReceiverControl& receiver) const override {
+    if constexpr (requires { &Parts::write_trace_row; }) {
+      Parts::write_trace_row(out, p_, static_cast<const Sender&>(sender),
+                             static_cast<const ReceiverType&>(receiver));
+    } else {
+      (void)out, (void)sender, (void)receiver;
+    }
+  }
   SubstrateHints hints() const override {
     if constexpr (requires(const Params& p) { p.hints(); }) {
       return p_.hints();

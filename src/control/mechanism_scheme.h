@@ -8,7 +8,8 @@
 namespace lossless {
 
 // Mechanism(const Params&, Switch&, Network&) per switch. A mechanism that only works on one switch
-// architecture names it: `static constexpr const char* kRequiredArchitecture = "voq";`.
+// architecture names it: `static constexpr const char* kRequiredArchitecture = "voq";`; one that carries
+// packet fields lists its slots: `static constexpr const SlotSpec* kSlots[] = {...};` (net/packet_slot.h).
 template <class Params, class Mechanism>
 class MechanismFactoryOf final : public MechanismFactory {
  public:
@@ -16,6 +17,7 @@ class MechanismFactoryOf final : public MechanismFactory {
   std::unique_ptr<SwitchMechanism> create(Switch& sw, Network& net) const override {
     return std::make_unique<Mechanism>(p_, sw, net);
   }
+  SlotList slots() const override { return slots_of<Mechanism>(); }
   // Params may give `MechanismHints hints() const` (a congestion-control scheme's own Params, used for its
   // switch part, give SubstrateHints instead: those are the scheme's).
   MechanismHints hints() const override {
@@ -47,6 +49,7 @@ class MarkingFactoryOf final : public MarkingFactory {
   std::unique_ptr<SwitchMechanism> create(Switch& sw, Network& net) const override {
     return std::make_unique<Mechanism>(p_, sw, net);
   }
+  SlotList slots() const override { return slots_of<Mechanism>(); }
 
  private:
   Params p_;

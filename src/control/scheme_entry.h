@@ -7,6 +7,7 @@
 
 #include "core/params.h"
 #include "core/scheme_registry.h"
+#include "net/packet_slot.h"
 
 namespace lossless {
 
@@ -23,13 +24,15 @@ SchemeEntry<Base> make_scheme_entry(const char* name, const char* summary, const
   s.name = name;
   s.summary = summary;
   s.section = section;
-  s.make = [](ParamSource& m) -> std::unique_ptr<Base> {
+  s.make = [name](ParamSource& m) -> std::unique_ptr<Base> {
     Params p{};
     if constexpr (HasInitial<Params>) p = Params::initial(m);
     ParamReader v(m);
     p.visit(v);
     m.finish();
-    return std::make_unique<Concrete>(p);
+    auto factory = std::make_unique<Concrete>(p);
+    factory->set_scheme_name(name);
+    return factory;
   };
   s.print_params = [](std::ostream& os) {
     Params p{};
@@ -42,6 +45,17 @@ SchemeEntry<Base> make_scheme_entry(const char* name, const char* summary, const
     p.visit(printer);
   };
   return s;
+}
+
+// The packet slots a scheme class lists (`static constexpr const SlotSpec* kSlots[] = {&kMySlot};`,
+// net/packet_slot.h); none when it lists none.
+template <class T>
+SlotList slots_of() {
+  if constexpr (requires { T::kSlots; }) {
+    return SlotList(T::kSlots);
+  } else {
+    return {};
+  }
 }
 
 // Parameters of a scheme that has none.

@@ -11,6 +11,9 @@
 
 namespace lossless {
 
+// Each scheme class below may list the packet slots its parts use: `static constexpr const SlotSpec* kSlots[]
+// = {...};` (net/packet_slot.h).
+//
 // Policy(const Params&, Switch&) per switch; `Policy::kLossless` says whether it keeps the fabric lossless.
 // A policy with a part on every NIC names it `using Nic = ...`, built as Nic(const Params&, RdmaNic&, const
 // CcEnv&).
@@ -22,6 +25,7 @@ class FlowControlFactoryOf final : public FlowControlFactory {
     return std::make_unique<Policy>(p_, sw);
   }
   bool lossless() const override { return Policy::kLossless; }
+  SlotList slots() const override { return slots_of<Policy>(); }
   SwitchPathFns path(unsigned features, bool custom_buffer) const override {
     return switch_path_for<Policy>(features, custom_buffer);
   }
@@ -39,7 +43,8 @@ class FlowControlFactoryOf final : public FlowControlFactory {
 
 // Router(const Params&, Switch&, Network&) per switch, or Router(const Params&, SwitchId, Network&) for a
 // router that needs only the switch's id: such a router also computes paths through the switches of other
-// ranks (RoutingFactory::create_for_paths).
+// ranks (RoutingFactory::create_for_paths). `Router::kReorders` (true) when packets of one flow may take
+// different paths.
 template <class Params, class Router>
 class RoutingFactoryOf final : public RoutingFactory {
   static constexpr bool kById = std::is_constructible_v<Router, const Params&, SwitchId, Network&>;
@@ -60,6 +65,14 @@ class RoutingFactoryOf final : public RoutingFactory {
       return (void)sw, (void)net, nullptr;
     }
   }
+  SlotList slots() const override { return slots_of<Router>(); }
+  bool reorders() const override {
+    if constexpr (requires { Router::kReorders; }) {
+      return Router::kReorders;
+    } else {
+      return false;
+    }
+  }
 
  private:
   Params p_;
@@ -75,6 +88,7 @@ class ArchitectureFactoryOf final : public ArchitectureFactory {
   std::unique_ptr<EgressQueues> create_queues(Switch& sw, const Port& port) const override {
     return Arch::queues(p_, sw, port);
   }
+  SlotList slots() const override { return slots_of<Arch>(); }
 
  private:
   Params p_;

@@ -45,6 +45,11 @@ class EventHeap {
     if (n_ == cap_) grow();
     sift_up(n_++, k, p);
   }
+  // Calls f(key, payload) for every event held, in heap order.
+  template <class F>
+  void for_each(F& f) const {
+    for (std::size_t i = 0; i < n_; ++i) f(keys_[i], pay_[i]);
+  }
   void pop() {
     --n_;
     if (n_ > 0) sift_down(keys_[n_], pay_[n_]);

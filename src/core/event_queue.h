@@ -70,6 +70,13 @@ class EventQueue {
     if (n_ == 0) return kTimeNever;
     return from_lane() ? heads_[0].key.time : heap_.top_key().time;
   }
+  // Calls f(key, payload) for every pending event, in no particular order (diagnostics: the invariant checker
+  // counts the packets on the wire). The queue must not change meanwhile.
+  template <class F>
+  void for_each(F&& f) const {
+    heap_.for_each(f);
+    for (const Lane& lane : lanes_) lane.for_each(f);
+  }
   // The next event's payload (the event loop prefetches what it will touch). The queue must not be empty.
   const EventPayload& top_payload() const {
     return from_lane() ? lanes_[heads_[0].lane].front_payload() : heap_.top_payload();
@@ -168,6 +175,13 @@ class EventQueue {
       back_ = k;
       ++count_;
       __builtin_prefetch(&ring_[(i + kPrefetchAhead) & mask_], 1);
+    }
+    template <class F>
+    void for_each(F& f) const {
+      for (std::size_t i = 0; i < count_; ++i) {
+        const Entry& e = ring_[(head_ + i) & mask_];
+        f(e.key, e.payload);
+      }
     }
     void pop_front() {
       head_ = (head_ + 1) & mask_;

@@ -146,6 +146,17 @@ class ParamReader {
     }
     src_.record(n, v ? format_size(v) : "auto");
   }
+  // A positive rate, or `auto`, which keeps the default (0 = resolved by the scheme, e.g. per line rate, and
+  // recorded as `auto`; a preset may have set a value).
+  void rate_or_auto(const char* n, RateBps& v, const char*) {
+    const std::string text = src_.text_or_auto(n);
+    if (text != "auto") {
+      auto r = parse_rate(text);
+      if (!r || *r == 0) src_.fail(n, "must be 'auto' or a positive rate, not '" + text + "'");
+      v = *r;
+    }
+    src_.record(n, v ? format_rate(v) : "auto");
+  }
   // A time, or `auto` (held as kTimeNever and recorded as `auto` until the parser resolves it).
   void time_or_auto(const char* n, TimePs& v, const char*) {
     const std::string text = src_.text_or_auto(n);
@@ -224,6 +235,9 @@ class ParamPrinter {
   }
   void size_or_auto(const char* name, Bytes& v, const char* doc) {
     line(name, v ? format_size(v) : "auto", doc);
+  }
+  void rate_or_auto(const char* name, RateBps& v, const char* doc) {
+    line(name, v ? format_rate(v) : "auto", doc);
   }
   void time_or_auto(const char* name, TimePs& v, const char* doc) {
     line(name, v == kTimeNever ? "auto" : format_time(v), doc);

@@ -61,6 +61,11 @@ class Simulator {
   // event loop's speed should not depend on the code around its caller.
   void run(TimePs until);
   std::size_t pending() const { return queue_.size(); }
+  // Calls f(key, payload) for every pending event, in no particular order (between runs only).
+  template <class F>
+  void for_each_pending(F&& f) const {
+    queue_.for_each(f);
+  }
   // Prefetch all four cache lines of the next event's argument (a 256-byte packet), not only the first: worth
   // it when handlers read whole packets (INT records); otherwise it only spends memory bandwidth.
   void set_prefetch_whole_arg(bool on) { prefetch_whole_arg_ = on; }

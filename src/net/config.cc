@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/params.h"
 #include "net/flow_control.h"
+#include "net/packet_layout.h"
 #include "net/routing_policy.h"
 #include "net/switch_architecture.h"
 #include "net/switch_mechanism.h"
@@ -36,6 +37,18 @@ std::shared_ptr<const MarkingFactory> make_marking_scheme(const std::string& nam
   return std::shared_ptr<const MarkingFactory>(entry->make(params));
 }
 
+Bytes SwitchConfig::static_xoff(RateBps rate_bps) const {
+  if (xoff_by_rate.empty()) return xoff_bytes;
+  return static_cast<Bytes>(per_rate_value(xoff_by_rate, rate_bps, false));
+}
+
+Bytes SwitchConfig::static_xon(RateBps rate_bps) const {
+  if (!xon_by_rate.empty()) return static_cast<Bytes>(per_rate_value(xon_by_rate, rate_bps, false));
+  if (xoff_by_rate.empty()) return xon_bytes;
+  const Bytes xoff = static_xoff(rate_bps), gap = xoff_bytes - xon_bytes;
+  return xoff > gap ? xoff - gap : 0;
+}
+
 std::string SwitchConfig::flow_control_policy() const {
   return flow_control == "pfc" && !pfc_enabled ? "none" : flow_control;
 }
@@ -56,6 +69,13 @@ void resolve_switch_schemes(SwitchConfig& c) {
         default_scheme<ArchitectureRegistry, ArchitectureFactory>(c.architecture, "switch.architecture");
   if (!c.marking_factory && c.ecn_marking != "red")
     c.marking_factory = default_scheme<MarkingRegistry, MarkingFactory>(c.ecn_marking, "switch.ecn.marking");
+}
+
+void lay_out_switch_slots(PacketLayout& layout, const SwitchConfig& c) {
+  layout.add("switch.flow_control", *c.flow_control_factory);
+  layout.add("switch.routing", *c.routing_factory);
+  layout.add("switch.architecture", *c.architecture_factory);
+  if (c.marking_factory) layout.add("switch.ecn.marking", *c.marking_factory);
 }
 
 }  // namespace lossless

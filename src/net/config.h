@@ -18,6 +18,7 @@ class FlowControlFactory;
 class RoutingFactory;
 class ArchitectureFactory;
 class MarkingFactory;
+class PacketLayout;
 class ParamSource;
 
 // Names of the registered switch schemes of each kind (for the choices below).
@@ -39,6 +40,8 @@ struct SwitchConfig {
   double alpha = 0.125;        // dynamic threshold factor for ports at host speed
   Bytes xoff_bytes = 320'000;  // static thresholds
   Bytes xon_bytes = 318'000;
+  // Static thresholds per link rate of the ingress port (empty: xoff/xon for every port).
+  std::vector<RateValue> xoff_by_rate, xon_by_rate;
   Bytes headroom_bytes = 0;  // 0 = auto: 3 x link BDP + 2 max packets, per port
   Bytes reserve_bytes = 4096;
   Bytes resume_offset_bytes = 3072;
@@ -57,6 +60,12 @@ struct SwitchConfig {
   std::shared_ptr<const RoutingFactory> routing_factory;
   std::shared_ptr<const ArchitectureFactory> architecture_factory;
   std::shared_ptr<const MarkingFactory> marking_factory;  // null: RED (ecn_marking: red)
+
+  // The static pause / resume thresholds of an ingress port at `rate_bps`: the entry of xoff_by_rate
+  // (xon_by_rate) for its rate or the nearest listed rate; without xoff_by_rate, xoff (xon); an xoff_by_rate
+  // entry without an xon_by_rate resumes at its xoff minus the gap between xoff and xon.
+  Bytes static_xoff(RateBps rate_bps) const;
+  Bytes static_xon(RateBps rate_bps) const;
 
   // The flow-control policy keeps the fabric lossless (PFC headroom); otherwise switches tail-drop.
   bool lossless() const;
@@ -92,6 +101,20 @@ struct SwitchConfig {
       s.size("xoff", xoff_bytes, "static pause threshold (ingress bytes of a port and priority)");
       s.size("xon", xon_bytes, "static resume threshold");
       s.require(xon_bytes <= xoff_bytes, "xon", "must not exceed xoff");
+      s.size_table(
+          "xoff_by_rate", xoff_by_rate,
+          "static pause thresholds per link rate of the ingress port, e.g. {40Gbps: 500KB, 100Gbps: "
+          "800KB}: a port takes its rate's entry or the nearest listed rate's (not scaled); {} = xoff "
+          "for every port");
+      s.size_table("xon_by_rate", xon_by_rate,
+                   "static resume thresholds per link rate (as xoff_by_rate); {} = each xoff_by_rate entry "
+                   "minus (xoff - xon)");
+      for (const auto& e : xoff_by_rate)
+        s.require(static_xon(e.rate_bps) <= static_xoff(e.rate_bps), "xon_by_rate",
+                  "must not exceed xoff_by_rate at the same rate");
+      for (const auto& e : xon_by_rate)
+        s.require(static_xon(e.rate_bps) <= static_xoff(e.rate_bps), "xon_by_rate",
+                  "must not exceed the pause threshold at the same rate");
       s.size_or_auto("headroom", headroom_bytes,
                      "per-port headroom; auto = 3 x link BDP + 2 maximum packets");
       s.size("reserve", reserve_bytes, "private bytes per (ingress port, priority)");
@@ -131,6 +154,9 @@ struct SwitchConfig {
 
 // Fills the scheme factories a configuration names but does not hold, with the schemes' default parameters.
 void resolve_switch_schemes(SwitchConfig& c);
+// Lays out the packet slots of the switch configuration's schemes (resolved): flow control, routing,
+// architecture and marking, in that order (net/packet_layout.h).
+void lay_out_switch_slots(PacketLayout& layout, const SwitchConfig& c);
 
 struct NicConfig {
   Bytes mtu_bytes = 1000;  // payload per packet
@@ -144,6 +170,9 @@ struct NicConfig {
   Bytes int_hop_bytes = 8;  // wire bytes added per INT record (HPCC)
   std::uint32_t ack_interval = 1;
   TimePs cnp_interval_ps = 50 * kPsPerUs;  // 0: the ACK of each marked packet carries the CNP
+  // false: a CNP at once on a marked packet, then at most one per interval (the DCQCN paper); true: checks
+  // every interval from the flow's first packet (the DCQCN authors' ns-3, bobzhuyb/ns3-rdma)
+  bool cnp_periodic = false;
   bool ack_high_priority = true;
   // ACK/NACK at the data priority in switches, but sent by the NIC even while that priority is paused (the
   // HPCC simulator's ACK_HIGH_PRIO 1, which raises ACKs only at the sending NIC).
@@ -151,6 +180,9 @@ struct NicConfig {
   std::uint8_t data_priority = 3;
   TimePs nack_interval_ps = 500 * kPsPerUs;  // at most one NACK per expected sequence in this interval
   TimePs rto_ps = 0;                         // retransmission timeout (go-back-N); 0 = off
+  // Data beyond the expected sequence: false = NACK it (go-back-N), true = place it and acknowledge once the
+  // gap fills (nic.out_of_order).
+  bool place_out_of_order = false;
 
   // cnp_interval and rto read `auto` as kTimeNever; the scenario parser resolves them (the congestion
   // control's choice; off on a lossless fabric, 1ms when lossy).
@@ -180,6 +212,14 @@ struct NicConfig {
         "at most one CNP per flow per interval while marked packets arrive; 0 = the ACK of each "
         "marked packet carries the CNP (HPCC code); auto = the congestion control's choice (50us for "
         "DCQCN paper, 0 for DCQCN hpcc)");
+    std::string timing = cnp_periodic ? "periodic" : "immediate";
+    v.choice("cnp_timing", timing, {"immediate", "periodic"},
+             "when the notification point sends CNPs (cnp_interval > 0): immediate = at once on a marked "
+             "packet if none was sent in the last interval (the DCQCN paper); periodic = at checks every "
+             "interval from the flow's first packet, if a marked packet arrived since the last check (the "
+             "DCQCN authors' ns-3, bobzhuyb/ns3-rdma: the first CNP comes up to one interval after the "
+             "first mark)");
+    cnp_periodic = timing == "periodic";
     std::string ack = ack_high_priority ? "high" : ack_unpaused_at_nic ? "data_unpaused" : "data";
     v.choice("ack_priority", ack, {"high", "data", "data_unpaused"},
              "high (priority 0, never paused) | data (the flow's priority) | data_unpaused (the flow's "
@@ -191,10 +231,19 @@ struct NicConfig {
     v.count("data_priority", prio, "priority of data packets", 1, 7);
     data_priority = static_cast<std::uint8_t>(prio);
     v.time("nack_interval", nack_interval_ps, "at most one NACK per expected sequence in this interval");
+    std::string ooo = place_out_of_order ? "place" : "go_back_n";
+    v.choice(
+        "out_of_order", ooo, {"go_back_n", "place"},
+        "data beyond the expected sequence: go_back_n = NACK it and drop it, the sender goes back to the "
+        "NACKed sequence (RoCEv2 NICs); place = keep it and acknowledge cumulatively once the gap fills, "
+        "no NACK (NICs built for adaptive routing, IRN's out-of-order placement); losses are then "
+        "recovered by nic.rto only");
+    place_out_of_order = ooo == "place";
     v.time_or_auto(
         "rto", rto_ps,
-        "go-back-N timeout without ACK progress; 0 = off; auto = off lossless or when the congestion "
-        "control recovers losses itself, 1ms lossy");
+        "go-back-N timeout without ACK progress; 0 = off; auto = 1ms when data may be lost (lossy) or "
+        "reordered with go_back_n receivers (switch.routing spray, a mechanism that moves flows under way: "
+        "RCM's SAR), else off, and off when the congestion control recovers losses itself");
   }
 };
 

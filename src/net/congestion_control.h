@@ -10,6 +10,7 @@
 //  - a switch part, optional, installed on every switch (HPCC's INT stamping), a SwitchMechanism.
 #pragma once
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +19,9 @@
 #include "core/simulator.h"
 #include "net/config.h"
 #include "net/packet.h"
+#include "net/packet_layout.h"
+#include "net/scheme_factory.h"
+#include "net/state_check.h"
 
 namespace lossless {
 
@@ -40,7 +44,8 @@ struct CcEnv {
   // ACK back. Their sum is the RTT a sender measures on an idle path.
   TimePs data_one_way_ps;
   TimePs ack_one_way_ps;
-  bool lossless;  // the switches keep the fabric lossless (PFC); false: they drop when full
+  bool lossless;              // the switches keep the fabric lossless (PFC); false: they drop when full
+  const PacketLayout& slots;  // the run's packet layout: a part binds its packet slots here
 };
 
 // Cache-line aligned for the same reason as SenderQp.
@@ -54,10 +59,14 @@ class alignas(64) CongestionControl {
   virtual void on_cnp(const Packet& cnp) { (void)cnp; }
   // A scheme packet of this flow arrived at its sender (a switch's feedback, a grant, a credit).
   virtual void on_packet(const Packet& p) { (void)p; }
-  // A data packet is about to leave: the scheme may write its fields (ext<T>()).
+  // A data packet is about to leave: the scheme may write its packet slots (ext_init(slot)).
   virtual void on_sent(Packet& data) { (void)data; }
   // The flow completed: stop timers.
   virtual void on_finish() {}
+  // The conditions the scheme's state must meet (rates, windows, credits; net/state_check.h). Default: none.
+  virtual void check_state(StateCheck& check) const { (void)check; }
+  // What the QP's send gate (SenderQp::set_send_gate) waits for, in a stall report: "grant", "credit".
+  virtual const char* send_gate_name() const { return "send gate"; }
 };
 
 class ReceiverControl {
@@ -70,10 +79,13 @@ class ReceiverControl {
   virtual void on_ack(Packet& ack) { (void)ack; }
   // A scheme packet of this flow arrived at its receiver.
   virtual void on_packet(const Packet& p) { (void)p; }
-  // Only when the receiver set ReceiverContext::reassembles: data beyond the in-order end is the receiver's
-  // to hold (it saw it in on_data) instead of being NACKed and discarded. When in-order data has just moved
-  // the in-order end to `in_order_end`, return the end of the contiguous bytes now held from the start.
+  // Only when the receiver set ReceiverContext::reassembles to kScheme: data beyond the in-order end is the
+  // receiver's to hold (it saw it in on_data) instead of being NACKed and discarded. When in-order data has
+  // just moved the in-order end to `in_order_end`, return the end of the contiguous bytes now held from the
+  // start.
   virtual Bytes contiguous_end(Bytes in_order_end) { return in_order_end; }
+  // The conditions the receiver's state must meet (net/state_check.h). Default: none.
+  virtual void check_state(StateCheck& check) const { (void)check; }
 };
 
 class NicControl {
@@ -94,6 +106,8 @@ class NicControl {
     (void)active, (void)now, (void)earliest;
     return nullptr;
   }
+  // The conditions the NIC part's state must meet (net/state_check.h). Default: none.
+  virtual void check_state(StateCheck& check) const { (void)check; }
 };
 
 // Substrate settings a scheme (or its preset) expects; they are the defaults of the scenario's nic: and
@@ -104,6 +118,9 @@ struct SubstrateHints {
   // Handlers read and write records across whole packets (INT): the event loop prefetches all of a packet.
   bool prefetch_whole_packet = false;
   std::string required_mechanism;  // switch.mechanism the scheme cannot work without
+  // switch.architecture the scheme cannot work without (Homa and ExpressPass give every switch port their
+  // own queue set, which takes the place of the shared architecture's per-priority queues); empty: any
+  std::string required_architecture;
   // switch.ecn.enabled default: false for schemes whose switches are the congestion and notification points
   // (Mercury), so that neither RED marks nor the receivers' CNPs reach their senders
   bool ecn_enabled = true;
@@ -116,7 +133,7 @@ struct SubstrateHints {
   std::vector<RateValue> ecn_kmin_bytes, ecn_kmax_bytes, ecn_pmax;
 };
 
-class CcFactory {
+class CcFactory : public SchemeFactory {
  public:
   virtual ~CcFactory() = default;
   virtual std::unique_ptr<CongestionControl> create(SenderQp& qp, const CcEnv& env) const = 0;
@@ -129,6 +146,14 @@ class CcFactory {
   virtual SubstrateHints hints() const { return {}; }
   // Bytes of per-flow state one create() and create_receiver() allocate (memory report).
   virtual std::size_t state_bytes() const = 0;
+  // The scheme's per-flow trace (`<cc>.csv`, written at the end of a run when its parameters ask for one):
+  // the CSV header, its first column flow_id; null = no trace.
+  virtual const char* trace_header() const { return nullptr; }
+  // One flow's columns after flow_id (with the leading comma and the newline), from its two parts.
+  virtual void write_trace_row(std::FILE* out, const CongestionControl& sender,
+                               const ReceiverControl& receiver) const {
+    (void)out, (void)sender, (void)receiver;
+  }
 };
 
 using CcScheme = SchemeEntry<CcFactory>;

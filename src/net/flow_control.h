@@ -23,6 +23,7 @@
 #include "core/simulator.h"
 #include "net/congestion_control.h"
 #include "net/packet.h"
+#include "net/scheme_factory.h"
 
 namespace lossless {
 
@@ -49,7 +50,7 @@ struct SwitchPathFns {
   void (*release)(Switch& sw, const Packet& p, std::uint16_t out_port) = nullptr;
 };
 
-class FlowControlFactory {
+class FlowControlFactory : public SchemeFactory {
  public:
   virtual ~FlowControlFactory() = default;
   virtual std::unique_ptr<FlowControlPolicy> create(Switch& sw) const = 0;

@@ -9,7 +9,27 @@
 
 namespace lossless {
 
-enum class DropReason : std::uint8_t { kBufferFull, kHeadroomFull };
+// Why a packet was dropped: the buffer's threshold on a lossy fabric, a full headroom on a lossless one (a
+// violation of losslessness, counted), or a scheme's queue set refusing it (credits beyond their share).
+enum class DropReason : std::uint8_t { kBufferFull, kHeadroomFull, kScheme };
+inline const char* drop_reason_name(DropReason r) {
+  switch (r) {
+    case DropReason::kBufferFull:
+      return "buffer full";
+    case DropReason::kHeadroomFull:
+      return "headroom full";
+    case DropReason::kScheme:
+      return "refused by a scheme's queue";
+  }
+  return "?";
+}
+
+// A data packet dropped (the invariant checker's per-flow byte balance, net/invariants.h).
+struct DataDrop {
+  std::uint32_t flow_id;
+  std::uint32_t payload_bytes;
+  DropReason reason;
+};
 
 struct PfcLogRecord {
   TimePs time_ps;

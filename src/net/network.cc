@@ -27,6 +27,9 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
                  unsigned partitions, RankLink* link)
     : topo_(std::move(topo)), sw_cfg_(sw), nic_cfg_(nic), seed_(seed) {
   resolve_switch_schemes(sw_cfg_);
+  // The switch schemes' packet slots, before any switch builds its schemes (the mechanism's and the
+  // congestion control's follow as they are installed; the scenario reader laid out the same to check them).
+  lay_out_switch_slots(layout_, sw_cfg_);
   if (topo_.nodes() >= OrderKey::kMaxNodes)
     throw ConfigError("", "topology",
                       "too many nodes (at most " + std::to_string(OrderKey::kMaxNodes - 1) + ")");
@@ -242,6 +245,7 @@ void Network::agree_on_global_rtt() {
 }
 
 void Network::install_mechanism(const MechanismFactory& factory) {
+  layout_.add("switch.mechanism", factory);
   for (Switch* s : local_switches_) s->set_mechanism(factory.create(*s, *this));
   for (Switch* s : local_switches_) {
     Simulator& sim = sim_of(s->node());
@@ -285,6 +289,7 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
   rev_route_.assign(n, 0);
   route_ports_.clear();
   for (auto& part : parts_) part->flows_completed = 0;
+  layout_.add("cc.algorithm", cc);
   // With INT every hop reads or writes records across the whole packet.
   const bool whole_packets = cc.hints().prefetch_whole_packet;
   const bool symmetric = cc.hints().symmetric_routes;
@@ -302,7 +307,8 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
   }
   routes_per_flow_ = all_route_per_flow();
   for (std::uint32_t h : local_hosts_) {
-    CcEnv env{sim_of(h), nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_, *nics_[h], seed_, 0, 0, lossless};
+    CcEnv env{sim_of(h), nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_, *nics_[h], seed_,
+              0,         0,        lossless,         layout_};
     std::unique_ptr<NicControl> part = cc.create_nic(*nics_[h], env);
     // A flow-control policy's NIC part (BFC's per-flow queues); a NIC holds one part.
     if (std::unique_ptr<NicControl> fc = sw_cfg_.flow_control_factory->create_nic(*nics_[h], env)) {
@@ -358,7 +364,7 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
       q.base_rtt_ps = p.base_rtt_ps();
       q.bottleneck_bps = p.bottleneck_bps;
       CcEnv env{sim_of(f.src), nic_cfg_,     max_base_rtt_ps_, max_bdp_bytes_, *nics_[f.src],
-                seed_,         data_one_way, ack_one_way,      lossless};
+                seed_,         data_one_way, ack_one_way,      lossless,       layout_};
       ccs_.push_back(cc.create(q, env));
       q.cc = ccs_.back().get();
     }
@@ -367,7 +373,7 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
       ReceiverContext& rx = receiver(f.id);
       rx.ack_every = nic_cfg_.ack_interval;
       CcEnv rx_env{sim_of(f.dst), nic_cfg_,     max_base_rtt_ps_, max_bdp_bytes_, *nics_[f.dst],
-                   seed_,         data_one_way, ack_one_way,      lossless};
+                   seed_,         data_one_way, ack_one_way,      lossless,       layout_};
       receivers_.push_back(cc.create_receiver(rx, f, rx_env));
       rx.control = receivers_.back().get();
     }

@@ -15,6 +15,7 @@
 #include "net/congestion_control.h"
 #include "net/net_counters.h"
 #include "net/packet.h"
+#include "net/packet_layout.h"
 #include "net/partition.h"
 #include "net/queue_pair.h"
 #include "net/rdma_nic.h"
@@ -110,6 +111,8 @@ class Network {
   // The events this process ran (events_processed() is the whole fabric's after combine_ranks).
   std::uint64_t events_processed_here() const;
   const SwitchConfig& switch_config() const { return sw_cfg_; }
+  // Where the packet slots of the run's schemes live (net/packet_layout.h): parts bind their slots here.
+  const PacketLayout& slots() const { return layout_; }
   const NicConfig& nic_config() const { return nic_cfg_; }
   const Topology& topology() const { return topo_; }
   const RoutingTable& routes() const { return routes_; }
@@ -133,6 +136,7 @@ class Network {
   std::uint64_t flows_completed() const;
 
   RdmaNic& nic(std::uint32_t host) { return *nics_[host]; }
+  const RdmaNic& nic(std::uint32_t host) const { return *nics_[host]; }
   // Switch `s` (index among switches); only a local one exists (has_switch).
   Switch& switch_at(std::uint32_t s) { return *switches_[s]; }
   const Switch& switch_at(std::uint32_t s) const { return *switches_[s]; }
@@ -212,6 +216,7 @@ class Network {
   NicConfig nic_cfg_;
   std::uint64_t seed_;
   TimePs lookahead_ps_ = 0;
+  PacketLayout layout_;  // before the nodes: their schemes hold slots bound to it
   RankLink* link_ = nullptr;
   int ranks_ = 1;
   int rank_ = 0;

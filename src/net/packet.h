@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/time.h"
+#include "net/packet_slot.h"
 
 namespace lossless {
 
@@ -52,49 +53,81 @@ struct alignas(64) Packet {
   std::uint64_t seq = 0;  // data: byte offset; ack/nack: next expected byte
   TimePs sent_ps = 0;     // data: when the sender put it on the wire; ack: echo
 
-  // --- the scheme's fields: a typed extension. The bytes from here to the end of the packet belong to the
-  // scheme of the run, which declares a trivially copyable struct per packet kind it reads (INT records of
-  // HPCC, the fair rate of a RoCC feedback packet) and accesses it with ext<T>(). They are not cleared
-  // between uses: whoever creates a packet writes the fields that will be read (ext_init<T>()); an ACK is
-  // the data packet turned around and keeps the data packet's fields; a NACK or CNP starts with none.
+  // --- the schemes' fields: the bytes from here to the end of the packet hold the packet slots of the run's
+  // schemes (net/packet_slot.h), each at the offset the run's layout gave it (net/packet_layout.h). A scheme
+  // reaches only its own slots, through the Slot<T> it bound: ext_init(slot) where it writes the fields of a
+  // packet it makes or sends (it starts the struct's lifetime; no bytes are cleared), ext(slot) after. The
+  // bytes are not cleared between uses: whoever creates a packet writes the fields that will be read; an ACK
+  // is the data packet turned around and keeps the data packet's slots; a NACK or CNP starts with none.
   static constexpr std::size_t kExtOffset = 72;
   static constexpr std::size_t kExtBytes = 256 - kExtOffset;
   template <class T>
-  T& ext() {
-    check_ext<T>();
-    return *std::launder(reinterpret_cast<T*>(ext_bytes));
+  T& ext(const Slot<T>& s) {
+    check_slot(s, false);
+    return *std::launder(reinterpret_cast<T*>(ext_area.bytes_ + s.offset_));
   }
   template <class T>
-  const T& ext() const {
-    check_ext<T>();
-    return *std::launder(reinterpret_cast<const T*>(ext_bytes));
+  const T& ext(const Slot<T>& s) const {
+    check_slot(s);
+    return *std::launder(reinterpret_cast<const T*>(ext_area.bytes_ + s.offset_));
   }
-  // Starts the lifetime of the scheme's struct in this packet (no bytes are cleared).
   template <class T>
-  T& ext_init() {
-    check_ext<T>();
-    return *::new (static_cast<void*>(ext_bytes)) T;
+  T& ext_init(const Slot<T>& s) {
+    check_slot(s, true);
+    return *::new (static_cast<void*>(ext_area.bytes_ + s.offset_)) T;
   }
 
-  // Resets every field but the scheme's to its default.
+  // Resets every field but the schemes' to its default.
   void reset() {
     std::memset(static_cast<void*>(this), 0, kExtOffset);
     ecn_capable = true;
+#ifdef LOSSLESS_SLOT_CHECKS
+    ext_area.live_ = 0;
+#endif
   }
 
-  // Raw storage of the extension; use ext<T>().
-  alignas(8) unsigned char ext_bytes[kExtBytes];
+  // The slots' bytes: private, reached only through ext / ext_init.
+  class ExtArea {
+    friend struct Packet;
+    alignas(8) unsigned char bytes_[kExtBytes];
+#ifdef LOSSLESS_SLOT_CHECKS
+    // The slots whose bytes in this packet hold what their owner wrote (a bit per placed slot).
+    std::uint64_t live_ = 0;
+#endif
+  } ext_area;
 
  private:
+#ifdef LOSSLESS_SLOT_CHECKS
   template <class T>
-  static constexpr void check_ext() {
-    static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>,
-                  "packet extension fields must be plain data");
-    static_assert(sizeof(T) <= kExtBytes, "packet extension larger than the packet's scheme area");
-    static_assert(alignof(T) <= 8, "packet extension over-aligned");
+  void check_slot(const Slot<T>& s, bool init) {
+    check_kind(s.check_);
+    if (init)
+      ext_area.live_ = (ext_area.live_ & ~s.check_->overlaps) | s.check_->bit;
+    else
+      check_live(s.check_);
   }
+  template <class T>
+  void check_slot(const Slot<T>& s) const {
+    check_kind(s.check_);
+    check_live(s.check_);
+  }
+  void check_kind(const SlotCheck* c) const {
+    const auto k = static_cast<std::uint8_t>(type);
+    if (!c || !((c->kinds[k >> 6] >> (k & 63)) & 1)) slot_violation(c, static_cast<unsigned>(k), false);
+  }
+  void check_live(const SlotCheck* c) const {
+    if (!(ext_area.live_ & c->bit)) slot_violation(c, static_cast<std::uint8_t>(type), true);
+  }
+#else
+  template <class T>
+  static void check_slot(const Slot<T>&, bool) {}
+  template <class T>
+  static void check_slot(const Slot<T>&) {}
+#endif
 };
-static_assert(offsetof(Packet, ext_bytes) == Packet::kExtOffset && sizeof(Packet) == 256);
+static_assert(offsetof(Packet, ext_area) == Packet::kExtOffset &&
+              sizeof(Packet) == (kSlotChecks ? 320 : 256));
+static_assert(Packet::kExtBytes == kPacketExtBytes);
 // pfc_kind, fc_flags and fc_tag fill padding: the per-hop fields keep their offsets in the first cache line.
 static_assert(offsetof(Packet, pfc_quanta) == 40 && offsetof(Packet, pfc_kind) == 42 &&
               offsetof(Packet, fc_flags) == 43 && offsetof(Packet, payload_bytes) == 44 &&

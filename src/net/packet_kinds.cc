@@ -41,4 +41,11 @@ std::string PacketKinds::name(PacketType kind) {
   return n.empty() ? "kind " + std::to_string(static_cast<unsigned>(kind)) : n;
 }
 
+std::optional<PacketType> PacketKinds::find(const std::string& name) {
+  const KindTable& t = table();
+  for (std::size_t i = 0; i < t.names.size(); ++i)
+    if (!name.empty() && t.names[i] == name) return static_cast<PacketType>(i);
+  return std::nullopt;
+}
+
 }  // namespace lossless

@@ -7,6 +7,7 @@
 // switch offers it to its mechanisms (SwitchMechanism::on_packet), a NIC to its scheme's per-NIC part
 // (NicControl::on_packet).
 #pragma once
+#include <optional>
 #include <string>
 
 #include "net/packet.h"
@@ -20,6 +21,8 @@ class PacketKinds {
   static PacketType add(const std::string& name, Scope scope);
   // The registered name of a kind ("data", "ack", ... for the RoCEv2 kinds).
   static std::string name(PacketType kind);
+  // The kind registered as `name` (packet slots name the kinds that carry them), if any.
+  static std::optional<PacketType> find(const std::string& name);
 };
 
 }  // namespace lossless

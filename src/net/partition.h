@@ -35,6 +35,19 @@ struct Partition {
   std::uint64_t flows_completed = 0;
   std::vector<std::vector<HandedOverEvent>> outbox;  // by destination partition
 
+  // Data packets dropped here (every drop of a data packet, with its reason; other packets are only counted).
+  std::vector<DataDrop> data_drops;
+  // A packet dropped by the buffer (counted in `counters` by reason) or refused by a scheme's queue set
+  // (counted as a scheme drop); a data packet is also recorded in data_drops. The caller frees it.
+  void count_drop(const Packet& p, DropReason reason) {
+    if (reason == DropReason::kScheme)
+      ++counters.scheme_drops;
+    else
+      counters.drop(reason);
+    if (p.type == PacketType::kData) [[unlikely]]
+      data_drops.push_back({p.flow_id, p.payload_bytes, reason});
+  }
+
   // This partition's flow starts, by start time, chained: only the next one waits in the queue.
   std::vector<std::uint32_t> start_sequence;
   std::size_t next_start = 0;

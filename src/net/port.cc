@@ -56,9 +56,13 @@ void Port::on_pfc(std::uint8_t prio, std::uint16_t quanta, std::uint8_t kind) {
   }
   // A pause lasts its quanta (512 bit times each) unless refreshed or resumed explicitly.
   TimePs duration = clock.tx_time(std::uint64_t{quanta} * 64);
+  pause_until_[prio] = now + duration;
   ++pause_gen_[prio];
   sim->after(duration, &Port::pause_expire_event, this, (std::uint64_t{pause_gen_[prio]} << 3) | prio);
-  if (newly_paused && pause_changed) pause_changed(owner, index, prio, true);
+  if (newly_paused) {
+    if (pause_log) pause_log->push_back({now, this, prio, true});
+    if (pause_changed) pause_changed(owner, index, prio, true);
+  }
 }
 
 void Port::pause_expire_event(void* target, std::uint64_t arg) {
@@ -73,6 +77,7 @@ void Port::unpause(std::uint8_t prio) {
   paused_mask = static_cast<std::uint8_t>(paused_mask & ~(1u << prio));
   ++pause_gen_[prio];
   counters->paused_time_ps += sim->now() - paused_since_[prio];
+  if (pause_log) pause_log->push_back({sim->now(), this, prio, false});
   if (pause_changed) pause_changed(owner, index, prio, false);
   kick_or_wait();
 }

@@ -13,6 +13,16 @@
 
 namespace lossless {
 
+class Port;
+
+// A change of a port's pause state (net/deadlock.h watches them).
+struct PauseTransition {
+  TimePs time_ps;
+  const Port* port;
+  std::uint8_t prio;
+  bool paused;  // false: resumed or expired
+};
+
 class Port {
  public:
   using KickFn = void (*)(void* owner, std::uint16_t port);
@@ -62,6 +72,9 @@ class Port {
   EgressQueues* custom_queues = nullptr;
   // Told when the peer pauses or resumes a priority of this port (only set when a scheme listens).
   void (*pause_changed)(void* owner, std::uint16_t port, std::uint8_t prio, bool paused) = nullptr;
+  // When set, every change of this port's pause state is appended here (PFC deadlock detection,
+  // net/deadlock.h).
+  std::vector<PauseTransition>* pause_log = nullptr;
 
   RateBps rate_bps() const { return clock.rate_bps(); }
   // Serializing a packet now. For a lazy port the transmission ends at busy_until_, at the order its
@@ -80,6 +93,9 @@ class Port {
     }
   }
   bool paused(std::uint8_t prio) const { return (paused_mask >> prio) & 1u; }
+  // While `prio` is paused: since when, and when the pause in force ends unless refreshed or resumed.
+  TimePs paused_since(std::uint8_t prio) const { return paused_since_[prio]; }
+  TimePs pause_until(std::uint8_t prio) const { return pause_until_[prio]; }
 
   void enqueue(Packet* p) {
     queues[p->priority].push(p);
@@ -149,6 +165,7 @@ class Port {
 
   std::array<std::uint32_t, kPriorities> pause_gen_{};
   std::array<TimePs, kPriorities> paused_since_{};
+  std::array<TimePs, kPriorities> pause_until_{};
 };
 
 }  // namespace lossless

@@ -38,6 +38,9 @@ struct alignas(64) SenderQp {
   Bytes send_gate_bytes = kNoSendGate;
   Bytes last_wire_bytes = 0;
   Bytes max_sent = 0;  // highest snd_nxt reached (to count retransmitted bytes)
+  // Payload bytes of every data packet this QP put on the wire, retransmissions included (the invariant
+  // checker's per-flow byte balance, net/invariants.h).
+  Bytes sent_bytes = 0;
   TimePs base_rtt_ps = 0;
   RateBps bottleneck_bps = 0;
   TimePs last_progress_ps = 0;
@@ -66,20 +69,26 @@ struct alignas(64) SenderQp {
 };
 
 struct alignas(64) ReceiverContext {
-  Bytes expected = 0;
-  Bytes delivered = 0;                 // in-order payload bytes (flow_rates monitor)
+  Bytes expected = 0;       // in-order payload bytes delivered: the next byte expected
+  Bytes arrived_bytes = 0;  // payload of every data packet that reached the receiver (duplicates too)
   ReceiverControl* control = nullptr;  // the scheme's receiver (net/congestion_control.h)
+  TimePs last_delivery_ps = 0;         // when in-order data last arrived (stall classification)
   std::uint32_t packets_since_ack = 0;
   // ACK every this many in-order packets (nic.ack_interval unless the scheme says otherwise); 0 = only the
   // last one (the scheme sends its own feedback).
   std::uint32_t ack_every = 1;
-  // Data beyond the in-order end is held by the scheme's receiver (ReceiverControl::contiguous_end), not
-  // NACKed: a message transport that reassembles (Homa), where packets of one message may overtake each
-  // other.
-  bool reassembles = false;
+  // Who holds data that arrived beyond the in-order end. kNone: nobody, it is NACKed (go-back-N). kScheme:
+  // the scheme's receiver (ReceiverControl::contiguous_end), a message transport that reassembles (Homa),
+  // where packets of one message may overtake each other. kNic: the NIC placed it (nic.out_of_order:
+  // place), set while it holds some.
+  enum class Reassembly : std::uint8_t { kNone, kScheme, kNic };
+  Reassembly reassembles = Reassembly::kNone;
   bool ce_pending = false;
   Bytes last_nack_seq = ~Bytes{0};
   TimePs nack_allowed_ps = 0;
+
+  // In-order payload bytes delivered (flow_rates monitor).
+  Bytes delivered() const { return expected; }
 };
 
 }  // namespace lossless

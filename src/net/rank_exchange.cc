@@ -14,6 +14,8 @@ struct Header {
   TimePs next_ps;
   std::uint64_t flows_completed;
   std::uint64_t events;
+  TimePs last_ps;
+  std::uint64_t failed;
   std::uint64_t signal;  // an interrupt of this rank (its signal), 0 if none
 };
 
@@ -113,7 +115,8 @@ void RankExchange::unpack(const RankMessage& in) {
 WindowDecision RankExchange::exchange(RankWindowState mine) {
   const auto t0 = std::chrono::steady_clock::now();
   pack(mine);
-  const Header h{mine.next_ps, mine.flows_completed, mine.events, static_cast<std::uint64_t>(mine.signal)};
+  const Header h{mine.next_ps, mine.flows_completed,  mine.events,
+                 mine.last_ps, mine.failed ? 1u : 0u, static_cast<std::uint64_t>(mine.signal)};
   for (auto& m : out_) {
     std::memcpy(m.data(), &h, sizeof h);
     stats_.bytes_sent += m.size();
@@ -124,7 +127,7 @@ WindowDecision RankExchange::exchange(RankWindowState mine) {
   link_.exchange(out_, in_);
   const auto t2 = std::chrono::steady_clock::now();
   stats_.exchange_seconds += std::chrono::duration<double>(t2 - t1).count();
-  WindowDecision d{h.next_ps, h.flows_completed, h.events, false, 0};
+  WindowDecision d{h.next_ps, h.flows_completed, h.events, h.last_ps, false, h.failed != 0, 0};
   std::vector<int> signals(in_.size(), 0);
   signals[static_cast<std::size_t>(link_.rank())] = static_cast<int>(h.signal);
   for (std::size_t r = 0; r < in_.size(); ++r) {
@@ -135,6 +138,8 @@ WindowDecision RankExchange::exchange(RankWindowState mine) {
     d.next_ps = std::min(d.next_ps, other.next_ps);
     d.flows_completed += other.flows_completed;
     d.events += other.events;
+    d.last_ps = std::max(d.last_ps, other.last_ps);
+    d.failed = d.failed || other.failed != 0;
     signals[r] = static_cast<int>(other.signal);
     unpack(in_[r]);
   }

@@ -25,7 +25,9 @@ struct WindowDecision {
   TimePs next_ps = kTimeNever;  // the earliest pending event of the whole fabric
   std::uint64_t flows_completed = 0;
   std::uint64_t events = 0;
+  TimePs last_ps = 0;        // the latest event run anywhere so far
   bool interrupted = false;  // some rank was asked to stop (SIGINT, SIGTERM)
+  bool failed = false;       // some rank's run failed (it reports why; the others end theirs)
   int signal = 0;            // the signal of the lowest such rank
 };
 
@@ -34,7 +36,9 @@ struct RankWindowState {
   TimePs next_ps = kTimeNever;
   std::uint64_t flows_completed = 0;
   std::uint64_t events = 0;
-  int signal = 0;  // the interrupt this rank received (core/interrupt.h), 0 if none
+  TimePs last_ps = 0;   // the latest event its partitions ran
+  bool failed = false;  // this rank's run failed after the window (net/fabric_run.cc)
+  int signal = 0;       // the interrupt this rank received (core/interrupt.h), 0 if none
 };
 
 // Counts of the exchange, for the run's report (docs/performance.md "Ranks").

@@ -85,6 +85,7 @@ inline void RdmaNic::send_data(SenderQp& qp, TimePs now) {
   p->wire_bytes = static_cast<std::uint32_t>(p->payload_bytes + cfg.data_header_bytes + cfg.data_extra_bytes);
   p->sent_ps = now;
   if (qp.snd_nxt < qp.max_sent) part_.counters.retransmitted_bytes += p->payload_bytes;
+  qp.sent_bytes += p->payload_bytes;
   qp.snd_nxt += p->payload_bytes;
   qp.max_sent = std::max(qp.max_sent, qp.snd_nxt);
   qp.last_wire_bytes = p->wire_bytes;
@@ -163,6 +164,11 @@ void RdmaNic::send_cnp(const Packet& data) {
   send(make_reply(data, PacketType::kCnp));
 }
 
+void RdmaNic::send_cnp(std::uint32_t flow_id) {
+  ++part_.counters.cnps;
+  send(packet_for_flow(flow_id, PacketType::kCnp, static_cast<std::uint32_t>(net_.nic_config().cnp_bytes)));
+}
+
 Packet* RdmaNic::make_reply(const Packet& data, PacketType type) {
   Packet* p = part_.pool.get();
   write_reply(p, type, ReplyTo{data.flow_id, data.src, data.dst, data.sent_ps, data.priority});
@@ -227,14 +233,15 @@ bool RdmaNic::receive_data(Packet* p) {
   ReceiverContext& rx = net_.receiver(p->flow_id);
   const Flow& f = net_.flow(p->flow_id);
   const TimePs now = part_.sim.now();
+  rx.arrived_bytes += p->payload_bytes;
   rx.control->on_data(*p);  // the notification point (CNPs), or the scheme's receiver
   if (p->seq == rx.expected) {
     rx.expected += p->payload_bytes;
-    rx.delivered += p->payload_bytes;
-    if (rx.reassembles) [[unlikely]] {
-      const Bytes end = rx.control->contiguous_end(rx.expected);
-      rx.delivered += end - rx.expected;
-      rx.expected = end;
+    rx.last_delivery_ps = now;
+    if (rx.reassembles != ReceiverContext::Reassembly::kNone) [[unlikely]] {
+      rx.expected = rx.reassembles == ReceiverContext::Reassembly::kScheme
+                        ? rx.control->contiguous_end(rx.expected)
+                        : placed_end(p->flow_id, rx, rx.expected);
     }
     rx.ce_pending = rx.ce_pending || p->ecn_ce;
     if ((rx.ack_every != 0 && ++rx.packets_since_ack >= rx.ack_every) || rx.expected >= f.size_bytes) {
@@ -251,9 +258,11 @@ bool RdmaNic::receive_data(Packet* p) {
       send(p);
       return true;
     }
-  } else if (p->seq > rx.expected && !rx.reassembles) {
-    // A gap: ask for go-back-N, at most once per nack_interval for the same expected sequence.
-    if (rx.last_nack_seq != rx.expected || now >= rx.nack_allowed_ps) {
+  } else if (p->seq > rx.expected && rx.reassembles != ReceiverContext::Reassembly::kScheme) {
+    if (cfg.place_out_of_order) {
+      place(*p, rx);
+    } else if (rx.last_nack_seq != rx.expected || now >= rx.nack_allowed_ps) {
+      // A gap: ask for go-back-N, at most once per nack_interval for the same expected sequence.
       rx.last_nack_seq = rx.expected;
       rx.nack_allowed_ps = now + cfg.nack_interval_ps;
       Packet* nack = make_reply(*p, PacketType::kNack);
@@ -264,9 +273,43 @@ bool RdmaNic::receive_data(Packet* p) {
       send(nack);
     }
   }
-  // seq < expected: a duplicate from a go-back-N; already delivered. Beyond it with `reassembles`: the
-  // scheme's receiver holds it.
+  // seq < expected: a duplicate from a go-back-N; already delivered. Beyond it with `reassembles` kScheme:
+  // the scheme's receiver holds it.
   return false;
+}
+
+void RdmaNic::place(const Packet& p, ReceiverContext& rx) {
+  // Out-of-order placement: the payload lands at its offset and is remembered as a byte range (merged with
+  // its neighbours); a copy already held (a retransmission) changes nothing. No ACK: the cumulative ACK of
+  // the packet that fills the gap covers it, with its CE mark.
+  auto& ranges = placed_[p.flow_id];
+  Bytes b = p.seq, e = p.seq + p.payload_bytes;
+  auto it = std::lower_bound(ranges.begin(), ranges.end(), std::pair<Bytes, Bytes>{b, 0});
+  if (it != ranges.begin() && std::prev(it)->second >= b) --it;
+  auto last = it;
+  while (last != ranges.end() && last->first <= e) {
+    b = std::min(b, last->first);
+    e = std::max(e, last->second);
+    ++last;
+  }
+  it = ranges.erase(it, last);
+  ranges.insert(it, {b, e});
+  rx.reassembles = ReceiverContext::Reassembly::kNic;
+  rx.ce_pending = rx.ce_pending || p.ecn_ce;
+}
+
+Bytes RdmaNic::placed_end(std::uint32_t flow, ReceiverContext& rx, Bytes in_order_end) {
+  auto found = placed_.find(flow);
+  auto& ranges = found->second;
+  std::size_t n = 0;
+  while (n < ranges.size() && ranges[n].first <= in_order_end)
+    in_order_end = std::max(in_order_end, ranges[n++].second);
+  ranges.erase(ranges.begin(), ranges.begin() + static_cast<std::ptrdiff_t>(n));
+  if (ranges.empty()) {
+    placed_.erase(found);
+    rx.reassembles = ReceiverContext::Reassembly::kNone;
+  }
+  return in_order_end;
 }
 
 void RdmaNic::receive_ack(Packet* p) {

@@ -1,11 +1,14 @@
 // An RDMA NIC (RoCEv2): one QP per flow, per-QP pacing rate, window and send gate, round-robin among eligible
 // QPs (or the scheme's own choice) with ACK/NACK/CNP first, ACK every `ack_every` packets, NACK + go-back-N
-// on loss, and obedience to PFC on its single port. What a scheme does at the NIC — the sender's reaction,
+// on loss or reordering (or, with nic.out_of_order: place, out-of-order data kept until the gap fills), and
+// obedience to PFC on its single port. What a scheme does at the NIC — the sender's reaction,
 // the receiver's notification point, its own packets — lives in the scheme's hooks
 // (net/congestion_control.h).
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/timer.h"
@@ -29,6 +32,8 @@ class RdmaNic {
   Port port;
 
   std::uint32_t host() const { return host_; }
+  // Flows started at this NIC and not yet completed (TIMELY starts a flow at C / (this + 1)).
+  std::size_t active_flows() const { return active_.size(); }
   Simulator& sim() { return part_.sim; }
   void start_flow(SenderQp& qp);
   // A QP's pacing, window or send gate changed: it may be able to send earlier than the NIC planned.
@@ -37,6 +42,7 @@ class RdmaNic {
   // The scheme's per-NIC part (optional).
   void set_control(std::unique_ptr<NicControl> c);
   NicControl* control() { return control_.get(); }
+  const NicControl* control() const { return control_.get(); }
 
   // Whether `qp` may send a packet now: data left, its priority not paused, below its window and send gate,
   // and its pacer allows it (else `earliest` is lowered to when it does).
@@ -62,11 +68,14 @@ class RdmaNic {
   // A scheme's own queue at this NIC refused its packet (a full credit queue): counted as a scheme drop
   // (summary.json packets.scheme_drops, not a loss of data), and freed.
   void drop_scheme_packet(Packet* p) {
-    ++part_.counters.scheme_drops;
+    part_.count_drop(*p, DropReason::kScheme);
     part_.pool.put(p);
   }
   // A CNP for the flow of `data` (the ECN notification point): counted, queued, sent.
   void send_cnp(const Packet& data);
+  // The same for flow `flow_id` of which this NIC is the receiver, without a data packet at hand (a periodic
+  // notification point's check).
+  void send_cnp(std::uint32_t flow_id);
 
   static void arrive_event(void* port, std::uint64_t packet);
   static void kick(void* owner, std::uint16_t port);
@@ -78,6 +87,10 @@ class RdmaNic {
   // True when the packet was kept (turned into the ACK).
   bool receive_data(Packet* p);
   void receive_ack(Packet* p);
+  // nic.out_of_order place: keeps a data packet beyond the in-order end, and gives the end of the contiguous
+  // bytes from the in-order end `in_order_end` on (releasing what it covers).
+  void place(const Packet& p, ReceiverContext& rx);
+  Bytes placed_end(std::uint32_t flow, ReceiverContext& rx, Bytes in_order_end);
   void receive_scheme_packet(const Packet& p);
   // What a reply needs of the data packet it answers.
   struct ReplyTo {
@@ -103,6 +116,8 @@ class RdmaNic {
   NicControl* scheduler_ = nullptr;  // the per-NIC part when it picks QPs; null = round-robin
   Timer wake_;
   std::unique_ptr<NicControl> control_;
+  // Placed out-of-order data per flow (nic.out_of_order place): disjoint [begin, end) byte ranges, in order.
+  std::unordered_map<std::uint32_t, std::vector<std::pair<Bytes, Bytes>>> placed_;
 };
 
 }  // namespace lossless

@@ -6,6 +6,7 @@
 
 #include "core/scheme_registry.h"
 #include "net/packet.h"
+#include "net/scheme_factory.h"
 
 namespace lossless {
 
@@ -30,7 +31,7 @@ struct SwitchId {
   std::uint32_t node;   // global node id
 };
 
-class RoutingFactory {
+class RoutingFactory : public SchemeFactory {
  public:
   virtual ~RoutingFactory() = default;
   virtual std::unique_ptr<RoutingPolicy> create(Switch& sw, Network& net) const = 0;
@@ -41,6 +42,8 @@ class RoutingFactory {
     (void)sw, (void)net;
     return nullptr;
   }
+  // True when packets of one flow may take different paths and so arrive out of order (spraying).
+  virtual bool reorders() const { return false; }
 };
 
 using RoutingScheme = SchemeEntry<RoutingFactory>;

@@ -5,9 +5,7 @@
 namespace lossless {
 
 SharedBufferMmu::SharedBufferMmu(const SwitchConfig& cfg, const std::vector<PortSetup>& ports, bool lossless)
-    : cfg_{cfg.threshold, cfg.xoff_bytes, cfg.xon_bytes, cfg.reserve_bytes, cfg.resume_offset_bytes},
-      ports_(ports),
-      lossless_(lossless) {
+    : cfg_{cfg.threshold, cfg.reserve_bytes, cfg.resume_offset_bytes}, ports_(ports), lossless_(lossless) {
   std::size_t n = ports.size() * kPriorities;
   slots_.assign(n, Slot{});
   for (const auto& p : ports_) {
@@ -20,7 +18,7 @@ SharedBufferMmu::SharedBufferMmu(const SwitchConfig& cfg, const std::vector<Port
 }
 
 Bytes SharedBufferMmu::threshold(std::uint16_t port) const {
-  if (cfg_.threshold == PfcThreshold::kStatic) return cfg_.xoff_bytes;
+  if (cfg_.threshold == PfcThreshold::kStatic) return ports_[port].xoff_bytes;
   Bytes free_bytes = shared_pool_ > shared_used_ ? shared_pool_ - shared_used_ : 0;
   return static_cast<Bytes>(static_cast<double>(free_bytes) * ports_[port].alpha);
 }
@@ -64,14 +62,14 @@ bool SharedBufferMmu::should_pause(std::uint16_t port, std::uint8_t prio) const 
   const Slot& sl = slots_[slot(port, prio)];
   if (sl.paused) return false;
   if (sl.headroom > 0) return true;
-  if (cfg_.threshold == PfcThreshold::kStatic) return sl.ingress >= cfg_.xoff_bytes;
+  if (cfg_.threshold == PfcThreshold::kStatic) return sl.ingress >= ports_[port].xoff_bytes;
   return shared_used(port, prio) >= threshold(port);
 }
 
 bool SharedBufferMmu::should_resume(std::uint16_t port, std::uint8_t prio) const {
   const Slot& sl = slots_[slot(port, prio)];
   if (!sl.paused || sl.headroom > 0) return false;
-  if (cfg_.threshold == PfcThreshold::kStatic) return sl.ingress < cfg_.xon_bytes;
+  if (cfg_.threshold == PfcThreshold::kStatic) return sl.ingress < ports_[port].xon_bytes;
   Bytes used = shared_used(port, prio);
   return used == 0 || used + cfg_.resume_offset_bytes <= threshold(port);
 }

@@ -19,6 +19,8 @@ class SharedBufferMmu final : public BufferModel {
   struct PortSetup {
     Bytes headroom_bytes;
     double alpha;  // dynamic-threshold factor of this port
+    // Static thresholds of this ingress port (SwitchConfig::static_xoff / static_xon of its link rate).
+    Bytes xoff_bytes = 0, xon_bytes = 0;
   };
   SharedBufferMmu() = default;
   // `lossless`: beyond the threshold packets go to headroom (the flow-control policy pauses); else tail drop.
@@ -54,6 +56,10 @@ class SharedBufferMmu final : public BufferModel {
   Bytes total_shared_used() const { return shared_used_; }
   Bytes total_headroom_bytes() const { return total_headroom_; }
   Bytes total_reserve_bytes() const { return total_reserve_; }
+  // Private bytes per (ingress port, priority), and the headroom of a port (0 on a lossy fabric).
+  Bytes reserve_bytes() const { return cfg_.reserve_bytes; }
+  Bytes port_headroom_bytes(std::uint16_t port) const { return lossless_ ? ports_[port].headroom_bytes : 0; }
+  std::size_t port_count() const { return ports_.size(); }
 
  private:
   static std::size_t slot(std::uint16_t port, std::uint8_t prio) {
@@ -63,7 +69,7 @@ class SharedBufferMmu final : public BufferModel {
   // What it needs of the switch configuration, together (read for every packet).
   struct Thresholds {
     PfcThreshold threshold = PfcThreshold::kDynamic;
-    Bytes xoff_bytes = 0, xon_bytes = 0, reserve_bytes = 0, resume_offset_bytes = 0;
+    Bytes reserve_bytes = 0, resume_offset_bytes = 0;
   };
   Thresholds cfg_;
   std::vector<PortSetup> ports_;

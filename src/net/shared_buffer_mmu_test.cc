@@ -48,7 +48,8 @@ TEST(SharedBufferMmu, StaticThresholds) {
   c.threshold = PfcThreshold::kStatic;
   c.xoff_bytes = 20'000;
   c.xon_bytes = 10'000;
-  SharedBufferMmu mmu(c, {{50'000, 0.125}}, true);
+  SharedBufferMmu mmu(c, {{50'000, 0.125, c.static_xoff(40'000'000'000), c.static_xon(40'000'000'000)}},
+                      true);
   for (int i = 0; i < 19; ++i) ASSERT_TRUE(mmu.admit(0, 1, 1000));
   EXPECT_FALSE(mmu.should_pause(0, 1));
   ASSERT_TRUE(mmu.admit(0, 1, 1000));
@@ -58,6 +59,46 @@ TEST(SharedBufferMmu, StaticThresholds) {
   EXPECT_FALSE(mmu.should_resume(0, 1));
   mmu.release(0, 1, 1000);
   EXPECT_TRUE(mmu.should_resume(0, 1));
+}
+
+TEST(SharedBufferMmu, StaticThresholdsPerLinkRate) {
+  // The RoCC paper's PFC thresholds: 500 KB at 40G ports, 800 KB at 100G.
+  SwitchConfig c = small_switch();
+  c.threshold = PfcThreshold::kStatic;
+  c.xoff_bytes = 320'000;
+  c.xon_bytes = 318'000;
+  EXPECT_EQ(c.static_xoff(40'000'000'000), 320'000u);  // no table: xoff / xon for every port
+  EXPECT_EQ(c.static_xon(40'000'000'000), 318'000u);
+  c.xoff_by_rate = {{40'000'000'000, 500'000}, {100'000'000'000, 800'000}};
+  EXPECT_EQ(c.static_xoff(40'000'000'000), 500'000u);
+  EXPECT_EQ(c.static_xoff(100'000'000'000), 800'000u);
+  EXPECT_EQ(c.static_xoff(400'000'000'000), 800'000u);  // the nearest listed rate, not scaled
+  EXPECT_EQ(c.static_xoff(25'000'000'000), 500'000u);
+  EXPECT_EQ(c.static_xon(40'000'000'000), 498'000u);  // xoff_by_rate - (xoff - xon)
+  EXPECT_EQ(c.static_xon(100'000'000'000), 798'000u);
+  c.xon_by_rate = {{40'000'000'000, 400'000}, {100'000'000'000, 700'000}};
+  EXPECT_EQ(c.static_xon(100'000'000'000), 700'000u);
+  // Each ingress port pauses at its own threshold.
+  c.buffer_bytes = 4'000'000;
+  SharedBufferMmu mmu(c,
+                      {{50'000, 0.125, c.static_xoff(40'000'000'000), c.static_xon(40'000'000'000)},
+                       {50'000, 0.125, c.static_xoff(100'000'000'000), c.static_xon(100'000'000'000)}},
+                      true);
+  EXPECT_EQ(mmu.threshold(0), 500'000u);
+  EXPECT_EQ(mmu.threshold(1), 800'000u);
+  for (int i = 0; i < 500; ++i) {
+    ASSERT_TRUE(mmu.admit(0, 3, 1000));
+    ASSERT_TRUE(mmu.admit(1, 3, 1000));
+  }
+  EXPECT_TRUE(mmu.should_pause(0, 3));
+  EXPECT_FALSE(mmu.should_pause(1, 3));
+  for (int i = 0; i < 300; ++i) ASSERT_TRUE(mmu.admit(1, 3, 1000));
+  EXPECT_TRUE(mmu.should_pause(1, 3));
+  mmu.set_paused(0, 3, true);
+  for (int i = 0; i < 100; ++i) mmu.release(0, 3, 1000);
+  EXPECT_FALSE(mmu.should_resume(0, 3));  // 400 KB held: resumes below 400 KB
+  mmu.release(0, 3, 1000);
+  EXPECT_TRUE(mmu.should_resume(0, 3));
 }
 
 TEST(SharedBufferMmu, LossyModeTailDropsAtThreshold) {

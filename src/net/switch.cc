@@ -29,7 +29,8 @@ void Switch::configure() {
     // As in the HPCC simulator: alpha doubles for each doubling of port speed above the host NIC speed.
     double alpha = cfg.alpha;
     for (RateBps r = p.rate_bps(); r > nic_rate && alpha < 1.0; r /= 2) alpha *= 2;
-    setup.push_back({headroom, std::min(alpha, 1.0)});
+    setup.push_back(
+        {headroom, std::min(alpha, 1.0), cfg.static_xoff(p.rate_bps()), cfg.static_xon(p.rate_bps())});
     ecn_.push_back({static_cast<Bytes>(per_rate_value(cfg.kmin_bytes, p.rate_bps(), true)),
                     static_cast<Bytes>(per_rate_value(cfg.kmax_bytes, p.rate_bps(), true)),
                     per_rate_value(cfg.pmax, p.rate_bps(), false)});
@@ -92,6 +93,15 @@ void Switch::set_router(std::unique_ptr<RoutingPolicy> r) { router_ = std::move(
 
 void Switch::set_egress_queues(std::uint16_t port, std::unique_ptr<EgressQueues> q) {
   LOSSLESS_CHECK(ports[port].queued_bytes == 0, "egress queues replaced while packets wait");
+  // Whoever gave the port its queue set (the architecture, a flow-control policy, a scheme's switch part)
+  // holds on to it: a second one would leave the first working on queues that are gone.
+  if (custom_queues_[port])
+    throw ConfigError(
+        "", "switch",
+        "two of the selected schemes give port " + std::to_string(port) + " of switch " +
+            net_.topology().node_name(node_) +
+            " their own queue set (switch.architecture, switch.flow_control, switch.mechanism or "
+            "the congestion control's switch part): they cannot be combined");
   ports[port].custom_queues = q.get();
   custom_queues_[port] = std::move(q);
   if (!retry_) {
@@ -143,7 +153,7 @@ void Switch::send_on(std::uint16_t port, Packet* p) {
   LOSSLESS_CHECK(p->priority == kControlPriority, "a switch sends its own packets at priority 0");
   Port& out = ports[port];
   if (!out.enqueue_from(p, EgressQueues::kSwitchMade)) {
-    ++part_.counters.scheme_drops;
+    part_.count_drop(*p, DropReason::kScheme);
     part_.pool.put(p);
     return;
   }

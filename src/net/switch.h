@@ -75,7 +75,8 @@ class Switch {
   // Replaces the routing policy (a mechanism's adaptive routing); before flows are installed.
   void set_router(std::unique_ptr<RoutingPolicy> r);
   RoutingPolicy& router() { return *router_; }
-  // Gives `port` its own queue set for data priorities (before any packet is queued there).
+  // Gives `port` its own queue set for data priorities (before any packet is queued there). A port has at
+  // most one: a second throws ConfigError (two schemes that each bring theirs cannot be combined).
   void set_egress_queues(std::uint16_t port, std::unique_ptr<EgressQueues> q);
   // For a queue set that releases packets itself (EgressQueues::releases_ingress): data packet `p`, bound
   // for `out_port`, leaves the ingress side now — the buffer releases it and the flow-control policy may

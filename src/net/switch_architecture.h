@@ -11,6 +11,7 @@
 #include "core/scheme_registry.h"
 #include "core/time.h"
 #include "net/packet.h"
+#include "net/scheme_factory.h"
 
 namespace lossless {
 
@@ -70,7 +71,7 @@ class EgressQueues {
   bool releases_ingress_;
 };
 
-class ArchitectureFactory {
+class ArchitectureFactory : public SchemeFactory {
  public:
   virtual ~ArchitectureFactory() = default;
   // The switch's buffer; null = the shared buffer (SharedBufferMmu, configured by switch.buffer and

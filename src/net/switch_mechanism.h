@@ -10,6 +10,7 @@
 
 #include "core/scheme_registry.h"
 #include "net/packet.h"
+#include "net/scheme_factory.h"
 
 namespace lossless {
 
@@ -53,9 +54,12 @@ struct MechanismHints {
   // switch.ecn.enabled default: false when the mechanism replaces RED marking (its switches send the
   // feedback, as PACC's CNPs, or mark packets themselves, as TCD).
   bool ecn_enabled = true;
+  // Packets of one flow may arrive out of order: the mechanism moves flows with packets in flight to another
+  // path (RCM's SAR). nic.rto auto then arms the timeout when receivers NACK out-of-order data.
+  bool moves_flows = false;
 };
 
-class MechanismFactory {
+class MechanismFactory : public SchemeFactory {
  public:
   virtual ~MechanismFactory() = default;
   virtual std::unique_ptr<SwitchMechanism> create(Switch& sw, Network& net) const = 0;

@@ -59,7 +59,7 @@ struct SwitchPath {
     if (prio != kControlPriority) {
       Buffer& buf = buffer(sw);
       if (!buf.admit(in.index, prio, p->wire_bytes, out)) {
-        sw.part_.counters.drop(sw.lossless_ ? DropReason::kHeadroomFull : DropReason::kBufferFull);
+        sw.part_.count_drop(*p, sw.lossless_ ? DropReason::kHeadroomFull : DropReason::kBufferFull);
         sw.part_.pool.put(p);
         return;
       }
@@ -74,7 +74,7 @@ struct SwitchPath {
           buf.release(in.index, prio, p->wire_bytes, out);
           policy(sw).after_release(sw, buf, in.index, prio, *p, out);
         }
-        ++sw.part_.counters.scheme_drops;
+        sw.part_.count_drop(*p, DropReason::kScheme);
         sw.part_.pool.put(p);
         return;
       }

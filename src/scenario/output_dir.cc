@@ -20,8 +20,9 @@ namespace {
 
 // Names lossless writes into a run folder (a mechanism's trace is <mechanism>.csv).
 bool is_output_name(const std::string& name) {
-  static const std::set<std::string> kFixed = {"summary.json",  "fct.csv",    "pfc.csv",       "fct.txt",
-                                               "scenario.yaml", "queues.csv", "flow_rates.csv"};
+  static const std::set<std::string> kFixed = {"summary.json",   "fct.csv",       "pfc.csv",
+                                               "fct.txt",        "scenario.yaml", "queues.csv",
+                                               "flow_rates.csv", "fabric.json",   "fabric.bin"};
   if (kFixed.count(name)) return true;
   if (name.size() > 4 && name.substr(name.size() - 4) == ".csv") {
     const std::string stem = name.substr(0, name.size() - 4);
@@ -89,7 +90,8 @@ void OutputDir::commit(const std::string& last) {
     fs::remove(target_ / name, ec);
   }
   fs::remove(target_ / "summary.json", ec);
-  fs::remove_all(target_ / "figures", ec);
+  fs::remove_all(target_ / "figures", ec);  // drawn from the previous outputs, like view.html
+  fs::remove(target_ / "view.html", ec);
   std::vector<std::string> names;
   for (const auto& [name, bytes] : staged())
     if (name != last) names.push_back(name);

@@ -3,9 +3,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <memory>
 
@@ -14,6 +16,7 @@
 #include "net/network.h"
 #include "scenario/output_dir.h"
 #include "scenario/progress.h"
+#include "stats/fabric_monitor.h"
 #include "stats/monitors.h"
 #include "stats/run_summary.h"
 #include "stats/writers.h"
@@ -24,15 +27,53 @@ namespace {
 
 // Queue and flow-rate monitors sample the whole fabric at once: they need it on one thread.
 unsigned threads_for(const Scenario& sc, const RunOptions& opts) {
-  const bool monitors = opts.write_outputs && (sc.monitor.queues || sc.monitor.flow_rates);
+  const bool monitors =
+      opts.write_outputs && (sc.monitor.queues || sc.monitor.flow_rates || sc.monitor.fabric);
   unsigned threads = std::max(1u, opts.threads);
   if (monitors && threads > 1) {
     if (!opts.quiet)
       std::fprintf(stderr,
-                   "[lossless] monitor.queues / monitor.flow_rates sample the whole fabric: one thread\n");
+                   "[lossless] monitor.queues / flow_rates / fabric sample the whole fabric: one thread\n");
     threads = 1;
   }
   return threads;
+}
+
+// Warnings printed per run (the rest are counted; summary.json lists them all).
+constexpr std::size_t kWarningsPrinted = 10;
+
+void print_deadlock(const Scenario& sc, const Topology& topo, const DeadlockReport& d) {
+  std::string ports;
+  for (const DeadlockHop& h : d.cycle)
+    ports += (ports.empty() ? "" : ", ") + h.name + " port " + std::to_string(h.port) + " -> " + h.peer_name +
+             " (paused since " + format_sim_time(h.paused_since_ps) + ")";
+  (void)topo;
+  std::fprintf(
+      stderr,
+      "lossless: warning: %s: PFC deadlock at priority %u, formed at %s (found at the window ending %s): "
+      "a cycle of %zu paused ports, each waiting on the next: %s\n",
+      sc.output.dir.c_str(), unsigned{d.priority}, format_sim_time(d.formed_ps).c_str(),
+      format_sim_time(d.detected_ps).c_str(), d.cycle.size(), ports.c_str());
+}
+
+void print_stalls(const Scenario& sc, const RunResult& r) {
+  const UnfinishedReport& u = r.unfinished;
+  std::fprintf(
+      stderr,
+      "lossless: warning: %s: %llu of %llu flows stalled (unfinished: %llu active, %llu stalled; the run "
+      "ended at %s: %s)\n",
+      sc.output.dir.c_str(), static_cast<unsigned long long>(u.stalled),
+      static_cast<unsigned long long>(r.flows_total), static_cast<unsigned long long>(u.active),
+      static_cast<unsigned long long>(u.stalled), format_sim_time(u.end_ps).c_str(), run_end_name(u.end));
+  for (std::size_t i = 0; i < u.stalls.size() && i < kWarningsPrinted; ++i) {
+    const FlowWait& w = u.stalls[i];
+    std::fprintf(stderr, "  flow %u (%s -> %s, %llu B): %s; waits for %s: %s\n", w.flow, w.src.c_str(),
+                 w.dst.c_str(), static_cast<unsigned long long>(w.size_bytes), w.why.c_str(),
+                 w.waits_for.c_str(), w.detail.c_str());
+  }
+  if (u.stalled > kWarningsPrinted)
+    std::fprintf(stderr, "  ... and %llu more (summary.json stalls)\n",
+                 static_cast<unsigned long long>(u.stalled - kWarningsPrinted));
 }
 
 // Every file but summary.json, which lists them (with their sizes) and is written last.
@@ -45,6 +86,7 @@ void write_outputs(const Scenario& sc, const Network& net, const std::vector<Pfc
       dir.path("scenario.yaml"),
       "# fully resolved scenario: `lossless run` on this file repeats the run exactly\n" + resolved + "\n");
   if (sc.mechanism) write_mechanism_trace(net, dir.path(sc.sw.mechanism + ".csv"));
+  write_cc_trace(net, *sc.cc, dir.path(sc.cc_algorithm + ".csv"));
 }
 
 // A YAML tree as text with every mapping's keys in order: the same values give the same text whatever order
@@ -122,77 +164,197 @@ void write_hpcc_files(const RunOptions& opts, const Network& net, const std::vec
 
 using Clock = std::chrono::steady_clock;
 
-// `mpirun -n R lossless run`: the fabric split over the ranks (net/network.h), or, when it must run whole
-// (monitors of the whole fabric, a link without delay), run by rank 0 while the others follow its windows.
+// A run of the whole fabric in this process, in three steps (a run over ranks interleaves them with the
+// other ranks: run_over_ranks).
+class WholeRun {
+ public:
+  WholeRun(Scenario& sc, const RunOptions& opts) : sc_(sc), opts_(opts), wall_start_(Clock::now()) {}
+
+  void set_up(unsigned threads) {
+    if (opts_.write_outputs) out_ = std::make_unique<OutputDir>(sc_.output.dir);
+    net_ = std::make_unique<Network>(sc_.topology, sc_.sw, sc_.nic, sc_.seed, threads);
+    Network& net = *net_;
+    net.set_log_pfc((sc_.monitor.pfc && opts_.write_outputs) || !opts_.hpcc_pfc_path.empty());
+    if (sc_.mechanism) net.install_mechanism(*sc_.mechanism);
+    net.install_flows(sc_.flows, *sc_.cc);
+    if (opts_.write_outputs && sc_.monitor.queues) {
+      qmon_ = std::make_unique<QueueMonitor>(net, sc_.monitor, out_->path("queues.csv"));
+      qmon_->start(sc_.stop_ps);
+    }
+    if (opts_.write_outputs && sc_.monitor.flow_rates) {
+      rmon_ = std::make_unique<FlowRateMonitor>(net, sc_.monitor, out_->path("flow_rates.csv"));
+      rmon_->start(sc_.stop_ps);
+    }
+    if (out_ && sc_.monitor.fabric) {
+      fmon_ = std::make_unique<FabricMonitor>(net, sc_.monitor.fabric_interval_ps, out_->path("fabric.json"),
+                                              out_->path("fabric.bin"));
+      fmon_->start(sc_.stop_ps);
+    }
+    checks_ = std::make_unique<RunChecks>(net, sc_.check, opts_.check, [this](const DeadlockReport& d) {
+      if (deadlocks_printed_++ < kWarningsPrinted) print_deadlock(sc_, net_->topology(), d);
+    });
+  }
+
+  // `link`: the other ranks, which follow the windows (follow_fabric_windows); null on one process.
+  void run(RankLink* link) {
+    ProgressLine progress(sc_.flows.size());
+    std::function<void(const FabricProgress&)> on_progress;
+    if (!opts_.quiet) on_progress = [&](const FabricProgress& p) { progress.update(p); };
+    try {
+      run_ = run_fabric(*net_, sc_.stop_ps, on_progress, checks_.get(), link);
+      checks_->finish(run_);
+    } catch (const InvariantViolation& e) {
+      violation_ = std::current_exception();
+      violation_text_ = e.what();
+    }
+    progress.finish();
+  }
+
+  // Writes the outputs; rethrows a violated invariant after them.
+  RunResult finish(int ranks) {
+    Network& net = *net_;
+    net.finish_accounting();
+    if (qmon_) qmon_->finish();
+    if (rmon_) rmon_->finish();
+    if (fmon_) fmon_->finish();
+
+    RunResult r = summarize_run(net);
+    r.unfinished = checks_->unfinished();
+    r.deadlocks = checks_->deadlocks().reports();
+    r.deadlocks_found = checks_->deadlocks().cycles_found();
+    r.checks_full = checks_->full();
+    r.check_passes = checks_->passes();
+    r.violation = violation_text_;
+    for (std::size_t i = 0; i < net.partitions(); ++i)
+      for (const DataDrop& d : net.partition(i).data_drops)
+        ++r.data_drops[static_cast<std::size_t>(d.reason)];
+    if (deadlocks_printed_ > kWarningsPrinted)
+      std::fprintf(stderr, "lossless: warning: %s: %zu more PFC deadlocks (summary.json deadlocks)\n",
+                   sc_.output.dir.c_str(), deadlocks_printed_ - kWarningsPrinted);
+    if (!violation_ && r.unfinished.stalled > 0) print_stalls(sc_, r);
+    r.scenario = sc_.name;
+    r.cc = sc_.cc_algorithm;
+    r.seed = sc_.seed;
+    r.threads = run_.threads;
+    r.ranks = ranks;
+    r.wall_seconds = std::chrono::duration<double>(Clock::now() - wall_start_).count();
+    r.peak_rss_kb = peak_rss_kb();
+    const std::vector<PfcLogRecord> pfc_log = std::move(r.counters.pfc_log);
+    r.counters.pfc_log.clear();
+    if (out_) write_run_outputs(sc_, net, r, pfc_log, *out_);
+    write_hpcc_files(opts_, net, pfc_log);
+    if (out_) out_->commit("summary.json");
+    // A violated invariant is reported after the outputs, which show the run up to it.
+    if (violation_) std::rethrow_exception(violation_);
+    return r;
+  }
+
+ private:
+  Scenario& sc_;
+  const RunOptions& opts_;
+  Clock::time_point wall_start_;
+  std::unique_ptr<OutputDir> out_;
+  std::unique_ptr<Network> net_;
+  std::unique_ptr<QueueMonitor> qmon_;
+  std::unique_ptr<FlowRateMonitor> rmon_;
+  std::unique_ptr<FabricMonitor> fmon_;
+  std::unique_ptr<RunChecks> checks_;
+  std::size_t deadlocks_printed_ = 0;
+  FabricRunStats run_;
+  std::exception_ptr violation_;
+  std::string violation_text_;
+};
+
+// Why a run over ranks must run the whole fabric on rank 0 (null: it can be split).
+const char* whole_fabric_reason(const Scenario& sc, const RunOptions& opts) {
+  if (opts.write_outputs && (sc.monitor.queues || sc.monitor.flow_rates || sc.monitor.fabric))
+    return "monitor.queues / flow_rates / fabric sample the whole fabric";
+  if (opts.check) return "--check looks at the whole fabric between windows";
+  if (min_link_delay(sc.topology) == 0) return "a link without delay leaves no lookahead";
+  return nullptr;
+}
+
+// Rank 0 runs the whole fabric on one thread, as without mpirun; the other ranks follow its windows, so that
+// all stop together (an interrupt of any of them included) and exit with the same status.
+RunResult run_whole_on_rank0(Scenario& sc, const RunOptions& opts, RankLink& link, const char* why) {
+  const bool root = link.rank() == 0;
+  if (root && !opts.quiet)
+    std::fprintf(stderr, "[lossless] %s: the fabric runs on rank 0 alone, on one thread (%d ranks)\n", why,
+                 link.size());
+  WholeRun whole(sc, opts);
+  on_every_rank(&link, [&] {
+    if (root) whole.set_up(1);
+  });
+  if (root)
+    whole.run(&link);
+  else
+    follow_fabric_windows(link, sc.stop_ps, sc.flows.size());
+  RunResult r;
+  on_every_rank(&link, [&] {
+    if (root) r = whole.finish(1);
+  });
+  return r;
+}
+
+// `mpirun -n R lossless run`: the fabric split over the ranks (net/network.h).
 RunResult run_over_ranks(Scenario& sc, const RunOptions& opts, RankLink& link) {
+  if (const char* why = whole_fabric_reason(sc, opts)) return run_whole_on_rank0(sc, opts, link, why);
   const auto wall_start = Clock::now();
   const bool root = link.rank() == 0;
-  const bool monitors = opts.write_outputs && (sc.monitor.queues || sc.monitor.flow_rates);
-  const bool no_lookahead = min_link_delay(sc.topology) == 0;
-  const bool solo = monitors || no_lookahead;
-  if (solo && root && !opts.quiet)
-    std::fprintf(stderr, "[lossless] %s: the fabric runs on rank 0 alone, on one thread (%d ranks)\n",
-                 monitors ? "monitor.queues / monitor.flow_rates sample the whole fabric"
-                          : "a link without delay leaves no lookahead",
-                 link.size());
   std::unique_ptr<OutputDir> out;
   std::unique_ptr<Network> net;
-  std::unique_ptr<QueueMonitor> qmon;
-  std::unique_ptr<FlowRateMonitor> rmon;
   // Every step that may fail on some ranks only ends with all of them agreeing (core/rank_link.h); the
   // collectives between the steps are reached by every rank.
   on_every_rank(&link, [&] {
     if (root && opts.write_outputs) out = std::make_unique<OutputDir>(sc.output.dir);
-    if (solo && !root) return;
-    net = std::make_unique<Network>(sc.topology, sc.sw, sc.nic, sc.seed, solo ? 1 : opts.threads,
-                                    solo ? nullptr : &link);
+    net = std::make_unique<Network>(sc.topology, sc.sw, sc.nic, sc.seed, opts.threads, &link);
   });
-  if (net) net->agree_on_global_rtt();
+  net->agree_on_global_rtt();
   on_every_rank(&link, [&] {
-    if (!net) return;
     net->set_log_pfc((sc.monitor.pfc && opts.write_outputs) || !opts.hpcc_pfc_path.empty());
     if (sc.mechanism) net->install_mechanism(*sc.mechanism);
     net->install_flows(sc.flows, *sc.cc);
-    if (opts.write_outputs && sc.monitor.queues) {
-      qmon = std::make_unique<QueueMonitor>(*net, sc.monitor, out->path("queues.csv"));
-      qmon->start(sc.stop_ps);
-    }
-    if (opts.write_outputs && sc.monitor.flow_rates) {
-      rmon = std::make_unique<FlowRateMonitor>(*net, sc.monitor, out->path("flow_rates.csv"));
-      rmon->start(sc.stop_ps);
-    }
   });
-  if (!solo) on_every_rank(&link, [&] { net->check_ranks_agree(); });
+  on_every_rank(&link, [&] { net->check_ranks_agree(); });
 
   ProgressLine progress(sc.flows.size());
   std::function<void(const FabricProgress&)> on_progress;
   if (root && !opts.quiet) on_progress = [&](const FabricProgress& p) { progress.update(p); };
-  FabricRunStats run;
-  if (net)
-    run = run_fabric(*net, sc.stop_ps, on_progress, &link);
-  else
-    run.exchange = follow_fabric_windows(link, sc.stop_ps, sc.flows.size());
+  const FabricRunStats run = run_fabric(*net, sc.stop_ps, on_progress, nullptr, &link);
   progress.finish();
 
+  net->combine_ranks();
   RunResult r;
-  if (solo) {
-    if (root) {
-      net->finish_accounting();
-      if (qmon) qmon->finish();
-      if (rmon) rmon->finish();
-      r = summarize_run(*net);
-    }
-  } else {
-    net->combine_ranks();
-    if (root) r = summarize_run(*net);
+  if (root) {
+    r = summarize_run(*net);
+    // The run-time checks (net/run_checks.h) look at the whole fabric, which no rank holds: over ranks the
+    // invariants are not checked (invariants.passes 0), and unfinished flows are counted but not classified
+    // (stalls, deadlocks: not looked for). docs/performance.md "Ranks".
+    UnfinishedReport& u = r.unfinished;
+    u.end = run.end;
+    u.end_ps = run.end_ps;
+    u.stall_after_ps =
+        sc.check.stall_after_ps != kTimeNever ? sc.check.stall_after_ps : 1000 * net->max_base_rtt_ps();
+    for (const Flow& f : net->flows())
+      if (net->finish_ps(f.id) == kTimeNever) ++(f.start_ps > run.end_ps ? u.not_started : u.active);
+    if (!opts.quiet)
+      std::fprintf(stderr,
+                   "[lossless] over %d ranks the run-time checks (invariants, stall and PFC deadlock "
+                   "reports) are not run: they need the whole fabric in one process (run without mpirun, "
+                   "or with --check to run it on rank 0)\n",
+                   link.size());
   }
+  // Data packets dropped, by reason, on every rank.
+  std::array<std::uint64_t, 3> drops{};
+  for (std::size_t i = 0; i < net->partitions(); ++i)
+    for (const DataDrop& d : net->partition(i).data_drops) ++drops[static_cast<std::size_t>(d.reason)];
+  link.all_sum(drops);
+  if (root) r.data_drops = drops;
   // Each rank's measurements, to rank 0.
   RunResult::RankReport mine;
   mine.peak_rss_kb = peak_rss_kb();
-  mine.events = net ? net->events_processed_here() : 0;
-  if (net)
-    for (std::size_t i = 0; i < net->partitions(); ++i)
-      mine.packet_pool += net->partition(i).pool.allocated();
+  mine.events = net->events_processed_here();
+  for (std::size_t i = 0; i < net->partitions(); ++i) mine.packet_pool += net->partition(i).pool.allocated();
   mine.windows = run.exchange.windows;
   mine.packets_sent = run.exchange.packets_sent;
   mine.bytes_sent = run.exchange.bytes_sent;
@@ -207,13 +369,13 @@ RunResult run_over_ranks(Scenario& sc, const RunOptions& opts, RankLink& link) {
     r.cc = sc.cc_algorithm;
     r.seed = sc.seed;
     r.threads = run.threads;
-    r.ranks = solo ? 1 : link.size();
+    r.ranks = link.size();
     for (const RankMessage& m : reports) {
       RunResult::RankReport k;
       LOSSLESS_CHECK(m.size() == sizeof k, "a rank's report has another size");
       std::memcpy(&k, m.data(), sizeof k);
       r.peak_rss_kb = std::max(r.peak_rss_kb, k.peak_rss_kb);
-      if (!solo) r.rank_reports.push_back(k);
+      r.rank_reports.push_back(k);
     }
     r.wall_seconds = std::chrono::duration<double>(Clock::now() - wall_start).count();
   }
@@ -232,49 +394,10 @@ RunResult run_over_ranks(Scenario& sc, const RunOptions& opts, RankLink& link) {
 
 RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
   if (opts.link && opts.link->size() > 1) return run_over_ranks(sc, opts, *opts.link);
-  namespace fs = std::filesystem;
-  const auto wall_start = Clock::now();
-  std::unique_ptr<OutputDir> out;
-  if (opts.write_outputs) out = std::make_unique<OutputDir>(sc.output.dir);
-
-  Network net(sc.topology, sc.sw, sc.nic, sc.seed, threads_for(sc, opts));
-  net.set_log_pfc((sc.monitor.pfc && opts.write_outputs) || !opts.hpcc_pfc_path.empty());
-  if (sc.mechanism) net.install_mechanism(*sc.mechanism);
-  net.install_flows(sc.flows, *sc.cc);
-
-  std::unique_ptr<QueueMonitor> qmon;
-  std::unique_ptr<FlowRateMonitor> rmon;
-  if (opts.write_outputs && sc.monitor.queues) {
-    qmon = std::make_unique<QueueMonitor>(net, sc.monitor, out->path("queues.csv"));
-    qmon->start(sc.stop_ps);
-  }
-  if (opts.write_outputs && sc.monitor.flow_rates) {
-    rmon = std::make_unique<FlowRateMonitor>(net, sc.monitor, out->path("flow_rates.csv"));
-    rmon->start(sc.stop_ps);
-  }
-
-  ProgressLine progress(sc.flows.size());
-  std::function<void(const FabricProgress&)> on_progress;
-  if (!opts.quiet) on_progress = [&](const FabricProgress& p) { progress.update(p); };
-  const FabricRunStats run = run_fabric(net, sc.stop_ps, on_progress);
-  progress.finish();
-  net.finish_accounting();
-  if (qmon) qmon->finish();
-  if (rmon) rmon->finish();
-
-  RunResult r = summarize_run(net);
-  r.scenario = sc.name;
-  r.cc = sc.cc_algorithm;
-  r.seed = sc.seed;
-  r.threads = run.threads;
-  r.wall_seconds = std::chrono::duration<double>(Clock::now() - wall_start).count();
-  r.peak_rss_kb = peak_rss_kb();
-  const std::vector<PfcLogRecord> pfc_log = std::move(r.counters.pfc_log);
-  r.counters.pfc_log.clear();
-  if (out) write_run_outputs(sc, net, r, pfc_log, *out);
-  write_hpcc_files(opts, net, pfc_log);
-  if (out) out->commit("summary.json");
-  return r;
+  WholeRun whole(sc, opts);
+  whole.set_up(threads_for(sc, opts));
+  whole.run(nullptr);
+  return whole.finish(1);
 }
 
 }  // namespace lossless

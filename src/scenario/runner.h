@@ -20,8 +20,14 @@ struct RunOptions {
   // Several ranks (`mpirun -n R lossless run`): the fabric split over them, every rank running this with the
   // same scenario and options; rank 0 writes the outputs and prints. Null: one process.
   RankLink* link = nullptr;
+  // `--check`: every invariant every check.interval of simulated time, not only at the end
+  // (net/run_checks.h).
+  bool check = false;
 };
 
+// A violated invariant (net/invariants.h) throws InvariantViolation once the outputs are written
+// (summary.json then names it under invariants.violation). Stalled flows and PFC deadlocks are warnings on
+// stderr and keys of summary.json; the caller decides what they mean for the exit status.
 // Over ranks, a failure of any rank's set-up or of rank 0's outputs ends every rank with RanksFailed, and an
 // interrupt of any rank every rank with Interrupted.
 RunResult run_scenario(Scenario& sc, const RunOptions& opts);

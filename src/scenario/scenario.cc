@@ -12,6 +12,7 @@
 #include "core/suggest.h"
 #include "core/units.h"
 #include "net/flow_control.h"
+#include "net/packet_layout.h"
 #include "net/routing_policy.h"
 #include "net/switch_architecture.h"
 #include "net/switch_mechanism.h"
@@ -218,6 +219,11 @@ SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, 
     if (!hints.required_mechanism.empty() && mech != hints.required_mechanism)
       m.fail("mechanism", "the congestion control needs switch.mechanism: " + hints.required_mechanism);
   }
+  if (!hints.required_architecture.empty() && c.architecture != hints.required_architecture)
+    m.fail("architecture",
+           "the congestion control gives every switch port its own queues: it needs "
+           "switch.architecture: " +
+               hints.required_architecture + " (not " + c.architecture + ")");
   m.finish();
 
   // Each switch must hold its reserves and (lossless) headrooms with room left for a shared pool.
@@ -494,9 +500,41 @@ MonitorConfig read_monitor(YamlMap m, const Topology& topo, std::size_t flows) {
     }
     r.finish();
   }
+  {
+    // What `lossless view` draws: every port's queue and pause state and every flow's rate.
+    bool present = m.has("fabric");
+    YamlMap f = m.map("fabric");
+    c.fabric = f.flag("enabled", present);
+    c.fabric_interval_ps = f.time("interval", 10 * kPsPerUs);
+    if (c.fabric_interval_ps == 0) f.fail("interval", "must be positive");
+    f.finish();
+  }
   c.pfc = m.flag("pfc", true);
   m.finish();
   return c;
+}
+
+// The node at dotted `path` below `n` (undefined when a part is missing).
+YAML::Node node_at(const YAML::Node& n, const std::string& path) {
+  if (path.empty()) return n;
+  if (!n.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
+  const auto dot = path.find('.');
+  const YAML::Node child = n[path.substr(0, dot)];
+  if (!child.IsDefined()) return YAML::Node(YAML::NodeType::Undefined);
+  return dot == std::string::npos ? child : node_at(child, path.substr(dot + 1));
+}
+
+// The packet slots of the schemes the scenario selects, laid out in the order the network lays them out
+// (net/packet_layout.h): schemes whose packet fields cannot fit together are refused before anything runs.
+void check_packet_layout(const Scenario& sc, const YAML::Node& root, const std::string& file) {
+  PacketLayout layout;
+  try {
+    lay_out_switch_slots(layout, sc.sw);
+    if (sc.mechanism) layout.add("switch.mechanism", *sc.mechanism);
+    layout.add("cc.algorithm", *sc.cc);
+  } catch (const ConfigError& e) {
+    throw ConfigError(where_of(file, node_at(root, e.key())), e.key(), e.reason());
+  }
 }
 
 }  // namespace
@@ -589,10 +627,18 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& file, const S
   }
   sc.nic = read_nic(top.map("nic"), *sc.cc);
   sc.sw = read_switch(top.map("switch"), sc.topology, sc.nic, sc.cc->hints(), &sc.mechanism);
+  check_packet_layout(sc, root, file);
   if (sc.nic.rto_ps == kTimeNever) {
-    // auto: lossless fabrics need no timeout (NACKs cover reordering); lossy ones need one for tail losses,
-    // unless the scheme recovers losses with its own timers.
-    sc.nic.rto_ps = sc.sw.lossless() || sc.cc->hints().own_loss_recovery ? 0 : kPsPerMs;
+    // auto: a timeout where a flow's data may be lost (lossy) or overtaken while receivers go back N (per-
+    // packet routing, a mechanism that moves flows under way): a go-back-N receiver NACKs only when a later
+    // packet arrives, so a flow whose last packets were lost, or overtaken and discarded, would wait forever.
+    // None on a lossless fabric with one path per flow, or when the scheme recovers losses with its own
+    // timers.
+    const bool reordered_nacked =
+        !sc.nic.place_out_of_order &&
+        (sc.sw.routing_factory->reorders() || (sc.mechanism && sc.mechanism->hints().moves_flows));
+    sc.nic.rto_ps =
+        (sc.sw.lossless() && !reordered_nacked) || sc.cc->hints().own_loss_recovery ? 0 : kPsPerMs;
     sc.resolved["nic"]["rto"] = format_time(sc.nic.rto_ps);
   }
 
@@ -639,6 +685,13 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& file, const S
   top.set_out("stop", format_time(sc.stop_ps));
 
   sc.monitor = read_monitor(top.map("monitor"), sc.topology, sc.flows.size());
+  {
+    // What a run checks about itself (net/run_checks.h).
+    YamlMap check = top.map("check");
+    ParamReader reader(check);
+    sc.check.visit(reader);
+    check.finish();
+  }
   {
     YamlMap out = top.map("output");
     sc.output.dir = out.text("dir", "out/" + sc.name);

@@ -9,6 +9,7 @@
 
 #include "net/config.h"
 #include "net/congestion_control.h"
+#include "net/run_checks.h"
 #include "net/switch_mechanism.h"
 #include "stats/monitor_config.h"
 #include "topo/topology.h"
@@ -34,6 +35,7 @@ struct Scenario {
   std::unique_ptr<MechanismFactory> mechanism;  // null = none (its name: sw.mechanism)
   std::vector<Flow> flows;
   MonitorConfig monitor;
+  CheckConfig check;
   OutputConfig output;
   YAML::Node resolved;  // written as scenario.yaml next to the results
 };

@@ -410,7 +410,9 @@ std::vector<RateValue> YamlMap::rate_table(const std::string& key, std::vector<R
       table.push_back({*rate, x});
       o[format_rate(*rate)] = is_size ? format_size(static_cast<Bytes>(x)) : format_double(x);
     }
-    if (table.empty()) m.fail(key, "table is empty");
+    // An empty table is the "none" of a key whose default is empty (switch.pfc.xoff_by_rate), as the resolved
+    // scenario writes it; elsewhere a value is needed.
+    if (table.empty() && !def.empty()) m.fail(key, "table is empty");
   } else {
     m.fail(key, "expected a value or a mapping {rate: value}");
   }

@@ -20,6 +20,9 @@ struct MonitorConfig {
   bool flow_rates = false;
   TimePs flow_rate_interval_ps = 10 * kPsPerUs;
   std::vector<std::uint32_t> rate_flows;  // empty = all
+  // monitor.fabric: the recording `lossless view` draws (stats/fabric_monitor.h).
+  bool fabric = false;
+  TimePs fabric_interval_ps = 10 * kPsPerUs;
   bool pfc = true;
 };
 

@@ -71,7 +71,7 @@ void FlowRateMonitor::sample_event(void* target, std::uint64_t) {
     const Flow& f = m->net_.flow(id);
     // A row for every interval the flow was alive in (started before its end, not finished before its start).
     if (f.start_ps >= now || m->net_.finish_ps(id) < since) continue;
-    Bytes d = m->net_.receiver(id).delivered;
+    Bytes d = m->net_.receiver(id).delivered();
     double rate = static_cast<double>(d - m->last_delivered_[i]) * 8.0 * static_cast<double>(kPsPerSec) /
                   static_cast<double>(m->interval_ps_);
     m->last_delivered_[i] = d;

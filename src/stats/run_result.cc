@@ -35,6 +35,69 @@ std::string dist_json(const Distribution& d, bool with_max) {
   return os.str();
 }
 
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char ch : s) {
+    if (ch == '"' || ch == '\\') {
+      out += '\\';
+      out += static_cast<char>(ch);
+    } else if (ch < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", ch);
+      out += buf;
+    } else {
+      out += static_cast<char>(ch);
+    }
+  }
+  return out + "\"";
+}
+
+std::string ns_or_null(TimePs t) { return t == kTimeNever ? "null" : std::to_string(t / kPsPerNs); }
+
+// The keys of the run's own checks (net/run_checks.h; README "Stalls and PFC deadlocks").
+void checks_json(const RunResult& r, std::ostringstream& os) {
+  const UnfinishedReport& u = r.unfinished;
+  os << "  \"unfinished\": {\"active\": " << u.active << ", \"stalled\": " << u.stalled
+     << ", \"not_started\": " << u.not_started << ", \"run_end\": \"" << run_end_name(u.end)
+     << "\", \"end_ns\": " << u.end_ps / kPsPerNs << ", \"stall_after_ns\": " << u.stall_after_ps / kPsPerNs
+     << ", \"waiting_for\": {";
+  bool first = true;
+  for (const auto& [what, n] : u.waiting_for) {
+    os << (first ? "" : ", ") << quoted(what) << ": " << n;
+    first = false;
+  }
+  os << "}},\n";
+  os << "  \"stalls\": [";
+  for (std::size_t i = 0; i < u.stalls.size(); ++i) {
+    const FlowWait& w = u.stalls[i];
+    os << (i ? ",\n    " : "\n    ") << "{\"flow\": " << w.flow << ", \"src\": " << quoted(w.src)
+       << ", \"dst\": " << quoted(w.dst) << ", \"size_bytes\": " << w.size_bytes
+       << ", \"acked_bytes\": " << w.acked_bytes << ", \"sent_bytes\": " << w.sent_bytes
+       << ", \"delivered_bytes\": " << w.delivered_bytes << ", \"in_flight_bytes\": " << w.in_flight_bytes
+       << ", \"last_progress_ns\": " << w.last_progress_ps / kPsPerNs << ", \"why\": " << quoted(w.why)
+       << ", \"waits_for\": " << quoted(w.waits_for) << ", \"detail\": " << quoted(w.detail) << "}";
+  }
+  os << (u.stalls.empty() ? "],\n" : "\n  ],\n");
+  os << "  \"deadlocks\": {\"found\": " << r.deadlocks_found << ", \"cycles\": [";
+  for (std::size_t i = 0; i < r.deadlocks.size(); ++i) {
+    const DeadlockReport& d = r.deadlocks[i];
+    os << (i ? ",\n    " : "\n    ") << "{\"priority\": " << unsigned{d.priority}
+       << ", \"formed_ns\": " << d.formed_ps / kPsPerNs << ", \"detected_ns\": " << d.detected_ps / kPsPerNs
+       << ", \"resolved_ns\": " << ns_or_null(d.resolved_ps) << ", \"ports\": [";
+    for (std::size_t k = 0; k < d.cycle.size(); ++k) {
+      const DeadlockHop& h = d.cycle[k];
+      os << (k ? ", " : "") << "{\"switch\": " << quoted(h.name) << ", \"port\": " << h.port
+         << ", \"to\": " << quoted(h.peer_name) << ", \"paused_since_ns\": " << h.paused_since_ps / kPsPerNs
+         << "}";
+    }
+    os << "]}";
+  }
+  os << (r.deadlocks.empty() ? "]},\n" : "\n  ]},\n");
+  os << "  \"invariants\": {\"full\": " << (r.checks_full ? "true" : "false")
+     << ", \"passes\": " << r.check_passes
+     << ", \"violation\": " << (r.violation.empty() ? "null" : quoted(r.violation)) << "},\n";
+}
+
 }  // namespace
 
 // A statistic of a table cell; "-" where no flow was measured (a 0 there would read as a measurement).
@@ -106,7 +169,10 @@ std::string summary_json(const RunResult& r) {
   os << "  \"packets\": {\"data\": " << c.data_packets << ", \"control\": " << c.control_packets
      << ", \"hops\": " << c.packet_hops << ", \"retransmitted_bytes\": " << c.retransmitted_bytes
      << ", \"nacks\": " << c.nacks << ", \"cnps\": " << c.cnps << ", \"ecn_marks\": " << c.ecn_marks
-     << ", \"timeouts\": " << c.timeouts << ", \"scheme_drops\": " << c.scheme_drops << "}";
+     << ", \"timeouts\": " << c.timeouts << ", \"scheme_drops\": " << c.scheme_drops << "},\n";
+  checks_json(r, os);
+  os << "  \"data_drops\": {\"buffer_full\": " << r.data_drops[0]
+     << ", \"headroom_full\": " << r.data_drops[1] << ", \"scheme\": " << r.data_drops[2] << "}";
   if (!r.run_id.empty()) {
     os << ",\n  \"run_id\": \"" << r.run_id << "\",\n  \"outputs\": [";
     for (std::size_t i = 0; i < r.outputs.size(); ++i)
@@ -145,14 +211,25 @@ void print_result_table(const RunResult& r, std::FILE* out) {
                ", max switch queue %" PRIu64 " B, CNPs %" PRIu64 ", ECN marks %" PRIu64 "\n",
                c.pause_frames, static_cast<double>(c.paused_time_ps) / kPsPerUs, c.drops, c.max_queue_bytes,
                c.cnps, c.ecn_marks);
+  const UnfinishedReport& u = r.unfinished;
+  if (u.active + u.stalled + u.not_started > 0)
+    std::fprintf(out,
+                 "unfinished flows: %" PRIu64 " active at the end, %" PRIu64 " stalled, %" PRIu64
+                 " not started (run ended: %s)\n",
+                 u.active, u.stalled, u.not_started, run_end_name(u.end));
+  if (r.deadlocks_found > 0)
+    std::fprintf(out, "PFC deadlocks: %" PRIu64 " cycles of paused ports found\n", r.deadlocks_found);
 }
 
 void print_comparison(const std::vector<std::pair<std::string, RunResult>>& runs, std::FILE* out) {
-  std::fprintf(out, "\nslowdown (FCT / ideal FCT): overall and p50/p99 per flow-size bin\n");
+  std::fprintf(
+      out,
+      "\nslowdown (FCT / ideal FCT): overall and p50/p99 per flow-size bin; unfinished flows active at the "
+      "end or stalled\n");
   std::fprintf(out, "%-18s %6s %6s %6s %6s |", "case", "done%", "mean", "p50", "p99");
   const char* bins[] = {"<10KB", "10K-100K", "100K-1M", "1M-10M", ">=10M"};
   for (auto b : bins) std::fprintf(out, " %13s", b);
-  std::fprintf(out, " | %9s %9s %6s\n", "pauses", "paused_us", "drops");
+  std::fprintf(out, " | %9s %9s %6s %6s %7s\n", "pauses", "paused_us", "drops", "active", "stalled");
   for (const auto& [name, r] : runs) {
     std::fprintf(
         out, "%-18s %6.1f %6s %6s %6s |", name.c_str(),
@@ -163,8 +240,9 @@ void print_comparison(const std::vector<std::pair<std::string, RunResult>>& runs
     for (const auto& b : r.bins)
       std::fprintf(out, " %6s/%6s", stat_cell(b.slowdown, b.slowdown.p50, 2).c_str(),
                    stat_cell(b.slowdown, b.slowdown.p99, 2).c_str());
-    std::fprintf(out, " | %9" PRIu64 " %9.1f %6" PRIu64 "\n", r.counters.pause_frames,
-                 static_cast<double>(r.counters.paused_time_ps) / kPsPerUs, r.counters.drops);
+    std::fprintf(out, " | %9" PRIu64 " %9.1f %6" PRIu64 " %6" PRIu64 " %7" PRIu64 "\n",
+                 r.counters.pause_frames, static_cast<double>(r.counters.paused_time_ps) / kPsPerUs,
+                 r.counters.drops, r.unfinished.active, r.unfinished.stalled);
   }
 }
 

@@ -1,11 +1,14 @@
 // What a finished run reports: summary.json, the results table and comparisons are all made from this.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "net/deadlock.h"
 #include "net/net_counters.h"
+#include "net/stalls.h"
 #include "stats/fct_stats.h"
 
 namespace lossless {
@@ -47,6 +50,15 @@ struct RunResult {
   // `lossless plot` reads only files listed here, at these sizes (a folder never mixes two runs).
   std::string run_id;
   std::vector<std::pair<std::string, std::uint64_t>> outputs;
+  // What the run checked about itself (net/run_checks.h): its unfinished flows, the PFC deadlocks found, the
+  // invariant checks (every invariant at the end; `full`: also every check.interval) and the one violated.
+  UnfinishedReport unfinished;
+  std::vector<DeadlockReport> deadlocks;
+  std::uint64_t deadlocks_found = 0;
+  bool checks_full = false;
+  std::uint64_t check_passes = 0;
+  std::string violation;
+  std::array<std::uint64_t, 3> data_drops{};  // data packets dropped, by DropReason
 };
 
 // Prints the human-readable results table.

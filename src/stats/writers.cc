@@ -98,6 +98,19 @@ bool write_mechanism_trace(const Network& net, const std::string& path) {
   return true;
 }
 
+bool write_cc_trace(const Network& net, const CcFactory& cc, const std::string& path) {
+  const char* header = cc.trace_header();
+  if (!header) return false;
+  OutputFile out(path);
+  out.put(header);
+  for (const Flow& fl : net.flows()) {
+    std::fprintf(out.f(), "%u", fl.id);
+    cc.write_trace_row(out.f(), *net.qp(fl.id).cc, *net.receiver(fl.id).control);
+  }
+  out.close();
+  return true;
+}
+
 void write_text(const std::string& path, const std::string& text) {
   OutputFile f(path);
   f.put(text);

@@ -10,6 +10,7 @@
 namespace lossless {
 
 class Network;
+class CcFactory;
 struct Topology;
 
 void write_summary_json(const RunResult& r, const std::string& path);
@@ -25,6 +26,9 @@ void write_hpcc_fct(const Network& net, const std::string& path);
 void write_hpcc_pfc(const Topology& topo, const std::vector<PfcLogRecord>& log, const std::string& path);
 // The trace CSV of the switch scheme, when it keeps one (`<scheme>.csv`); false when it keeps none.
 bool write_mechanism_trace(const Network& net, const std::string& path);
+// The congestion control's per-flow trace, when its parameters ask for one (CcFactory::trace_header): one row
+// per flow in flow-id order; false when it keeps none.
+bool write_cc_trace(const Network& net, const CcFactory& cc, const std::string& path);
 void write_text(const std::string& path, const std::string& text);
 
 }  // namespace lossless

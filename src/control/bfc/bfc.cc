@@ -129,7 +129,8 @@ Bfc::Bfc(const BfcParams& p, Switch& sw)
       // The authors' frame: a 6-byte pause header, the bitmap, IPv4 (20) and PPP (2) headers.
       frame_bytes_(static_cast<std::uint32_t>(28 + p.bitmap_bits / 8)),
       ingress_(sw.ports.size()),
-      period_(Timer::bind<Bfc, &Bfc::on_period>(this)) {
+      period_(Timer::bind<Bfc, &Bfc::on_period>(this)),
+      bitmap_slot_(sw.net().slots().bind(kBfcBitmap)) {
   for (auto& in : ingress_) in.counters.assign(p.bitmap_bits, 0);
   for (Port& port : sw.ports) {
     auto q = std::make_unique<BfcQueues>(*this, port);
@@ -163,7 +164,7 @@ void Bfc::send_bitmap(std::uint16_t port) {
   f->priority = kControlPriority;
   f->ecn_capable = false;
   f->wire_bytes = frame_bytes_;
-  f->ext_init<BfcBitmap>() = ingress_[port].bitmap;
+  f->ext_init(bitmap_slot_) = ingress_[port].bitmap;
   ++frames_sent_;
   sw_.send_on(port, f);
 }
@@ -188,7 +189,7 @@ void Bfc::on_period() {
 
 bool Bfc::on_packet(Port& in, Packet* p) {
   if (p->type != kBfcPause) return false;
-  const bool resumed = queues_[in.index]->set_remote(p->ext<BfcBitmap>());
+  const bool resumed = queues_[in.index]->set_remote(p->ext(bitmap_slot_));
   sw_.free_packet(p);
   if (resumed) in.kick_or_wait();
   return true;
@@ -196,11 +197,12 @@ bool Bfc::on_packet(Port& in, Packet* p) {
 
 // --- the NIC
 
-BfcNic::BfcNic(const BfcParams& p, RdmaNic& nic, const CcEnv&)
+BfcNic::BfcNic(const BfcParams& p, RdmaNic& nic, const CcEnv& env)
     : nic_(nic),
       bits_(p.bitmap_bits),
       queues_(static_cast<std::uint16_t>(p.nic_queues)),
-      in_use_(p.nic_queues) {}
+      in_use_(p.nic_queues),
+      bitmap_slot_(env.slots.bind(kBfcBitmap)) {}
 
 void BfcNic::on_flow_start(SenderQp& qp) {
   // The lowest free id (the authors draw from a shuffled free list).
@@ -220,7 +222,7 @@ void BfcNic::on_flow_finish(SenderQp& qp) {
 
 void BfcNic::on_packet(const Packet& p) {
   if (p.type != kBfcPause) return;
-  bitmap_ = p.ext<BfcBitmap>();
+  bitmap_ = p.ext(bitmap_slot_);
   nic_.on_qp_unblocked();
 }
 

@@ -80,6 +80,8 @@ struct BfcBitmap {
   std::array<std::uint64_t, 16> words;
 };
 extern const PacketType kBfcPause;
+// BFC's packet slot on its pause frames (the policy and its NIC part).
+inline constexpr PacketSlot<BfcBitmap> kBfcBitmap{"bfc.bitmap", {"bfc.pause"}};
 
 class Bfc;
 
@@ -125,6 +127,7 @@ class BfcNic;
 class Bfc final : public FlowControlPolicy {
  public:
   static constexpr bool kLossless = true;
+  static constexpr const SlotSpec* kSlots[] = {&kBfcBitmap};
   using Nic = BfcNic;
   Bfc(const BfcParams& p, Switch& sw);
 
@@ -181,6 +184,7 @@ class Bfc final : public FlowControlPolicy {
   bool resume_pending_ = false;
   std::uint64_t frames_sent_ = 0;
   Timer period_;
+  Slot<BfcBitmap> bitmap_slot_;
 };
 
 // A NIC's side of BFC: one queue id per flow, the first switch's bitmap, and round-robin among the flows it
@@ -207,6 +211,7 @@ class BfcNic final : public NicControl {
   std::uint16_t next_free_ = 0;
   std::uint32_t overflow_ = 0;
   std::size_t rr_ = 0;
+  Slot<BfcBitmap> bitmap_slot_;
 };
 
 }  // namespace lossless

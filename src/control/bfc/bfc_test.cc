@@ -116,7 +116,7 @@ TEST(Bfc, QueuesPausedByTheDownstreamBitmapAreNotServed) {
 TEST(BfcNic, LowestFreeQueueIdsAndPerFlowPause) {
   BfcSwitch s;
   RdmaNic& nic = s.net.nic(0);
-  CcEnv env{s.net.sim(), s.net.nic_config(), 0, 0, nic, 1, 0, 0, true};
+  CcEnv env{s.net.sim(), s.net.nic_config(), 0, 0, nic, 1, 0, 0, true, s.net.slots()};
   BfcNic part(BfcParams{}, nic, env);
   SenderQp q[3];
   for (auto& qp : q) {
@@ -133,8 +133,9 @@ TEST(BfcNic, LowestFreeQueueIdsAndPerFlowPause) {
   // The first switch pauses queue 0: the NIC sends from the others.
   Packet frame;
   frame.type = kBfcPause;
-  frame.ext_init<BfcBitmap>() = BfcBitmap{};
-  frame.ext<BfcBitmap>().words[0] = 1;
+  const Slot<BfcBitmap> bitmap = s.net.slots().bind(kBfcBitmap);
+  frame.ext_init(bitmap) = BfcBitmap{};
+  frame.ext(bitmap).words[0] = 1;
   part.on_packet(frame);
   std::vector<SenderQp*> active{&q[0], &q[2]};
   TimePs earliest = kTimeNever;
@@ -145,7 +146,7 @@ TEST(BfcNic, LowestFreeQueueIdsAndPerFlowPause) {
 TEST(BfcNic, ASharedQueueIdStaysTakenUntilItsLastFlowFinishes) {
   BfcSwitch s;
   RdmaNic& nic = s.net.nic(0);
-  CcEnv env{s.net.sim(), s.net.nic_config(), 0, 0, nic, 1, 0, 0, true};
+  CcEnv env{s.net.sim(), s.net.nic_config(), 0, 0, nic, 1, 0, 0, true, s.net.slots()};
   BfcParams p;
   p.nic_queues = 2;
   BfcNic part(p, nic, env);

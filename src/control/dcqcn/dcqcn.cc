@@ -168,4 +168,10 @@ void DcqcnSender::on_hpcc_increase_timer() {
 LOSSLESS_REGISTER_CC(DcqcnParams, DcqcnSender, "dcqcn",
                      "DCQCN (Zhu et al., SIGCOMM'15): ECN-driven rate control; paper and HPCC-code variants");
 
+void DcqcnSender::check_state(StateCheck& check) const {
+  check.in_range("rate_bps", qp_.rate_bps, static_cast<double>(p_.min_rate), line());
+  check.in_range("target_rate_bps", rt_, 0, line());
+  check.in_range("alpha", alpha_, 0, 1);
+}
+
 }  // namespace lossless

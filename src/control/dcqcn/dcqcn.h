@@ -90,6 +90,9 @@ class DcqcnSender : public CongestionControl {
 
   double alpha() const { return alpha_; }
   double target_rate_bps() const { return rt_; }
+  // The current rate within [min_rate, line rate], the target rate within [0, line rate], alpha within [0,
+  // 1].
+  void check_state(StateCheck& check) const override;
 
  protected:
   // The rate-increase timer fired (before the increase it triggers, which a hold may skip).

@@ -56,7 +56,8 @@ ExpressPassSender::ExpressPassSender(const ExpressPassParams& p, SenderQp& qp, c
       nic_(env.host_nic),
       sim_(env.sim),
       mtu_(env.nic.mtu_bytes),
-      restart_(Timer::bind<ExpressPassSender, &ExpressPassSender::on_restart>(this)) {
+      restart_(Timer::bind<ExpressPassSender, &ExpressPassSender::on_restart>(this)),
+      slots_(env.slots) {
   qp.set_send_gate(0);  // nothing leaves without a credit
 }
 
@@ -64,7 +65,7 @@ void ExpressPassSender::on_start() { request(); }
 
 void ExpressPassSender::request() {
   Packet* r = nic_.packet_for_flow(qp_.flow->id, kXpassRequest, static_cast<std::uint32_t>(p_.credit_bytes));
-  r->ext_init<XpassRequestField>().packets = (qp_.size() - credited_ + mtu_ - 1) / mtu_;
+  r->ext_init(slots_.request).packets = (qp_.size() - credited_ + mtu_ - 1) / mtu_;
   nic_.send(r);
   stop_sent_ = false;
   request_ps_ = sim_.now();
@@ -87,7 +88,7 @@ void ExpressPassSender::on_restart() {
 void ExpressPassSender::on_packet(const Packet& p) {
   const TimePs now = sim_.now();
   if (p.type == kXpassResume) {
-    const Bytes offset = p.ext<XpassResumeField>().offset;
+    const Bytes offset = p.ext(slots_.resume).offset;
     if (offset < qp_.snd_nxt) {
       qp_.snd_nxt = offset;
       go_back(offset);
@@ -103,7 +104,7 @@ void ExpressPassSender::on_packet(const Packet& p) {
   }
   ++credits_this_rtt_;
   got_credit_since_stop_ = true;
-  const auto& c = p.ext<XpassCreditField>();
+  const auto& c = p.ext(slots_.credit);
   if (credited_ < qp_.size()) {
     credited_ = std::min(qp_.size(), credited_ + mtu_);
     credits_.push_back({c.seq, c.sent_ps});
@@ -128,7 +129,7 @@ void ExpressPassSender::on_sent(Packet& data) {
     last_ = credits_.front();
     credits_.pop_front();
   }
-  data.ext_init<XpassDataField>() = last_;
+  data.ext_init(slots_.data) = last_;
 }
 
 void ExpressPassSender::on_ack(const Packet& ack) {
@@ -157,7 +158,8 @@ ExpressPassReceiver::ExpressPassReceiver(const ExpressPassParams& p, ReceiverCon
       max_rate_(credit_rate_of(p, env.host_nic.port.rate_bps(), data_frame(env.nic))),
       w_(p.w_init),
       credit_timer_(Timer::bind<ExpressPassReceiver, &ExpressPassReceiver::send_credit>(this)),
-      tail_timer_(Timer::bind<ExpressPassReceiver, &ExpressPassReceiver::on_tail_check>(this)) {
+      tail_timer_(Timer::bind<ExpressPassReceiver, &ExpressPassReceiver::on_tail_check>(this)),
+      slots_(env.slots) {
   rx.ack_every = 0;  // one ACK, for the last byte
   recover_ = !env.lossless;
 }
@@ -178,7 +180,7 @@ void ExpressPassReceiver::start(std::uint64_t packets) {
 void ExpressPassReceiver::on_packet(const Packet& p) {
   if (p.type == kXpassRequest) {
     tail_timer_.cancel();
-    if (!sending_) start(p.ext<XpassRequestField>().packets);
+    if (!sending_) start(p.ext(slots_.request).packets);
   } else if (p.type == kXpassStop) {
     sending_ = false;
     credit_timer_.cancel();
@@ -195,7 +197,7 @@ void ExpressPassReceiver::on_tail_check() {
   if (sending_ || rx_.expected >= flow_.size_bytes) return;
   if (rx_.expected == tail_check_expected_) {
     Packet* r = nic_.packet_for_flow(flow_.id, kXpassResume, static_cast<std::uint32_t>(p_.credit_bytes));
-    r->ext_init<XpassResumeField>().offset = rx_.expected;
+    r->ext_init(slots_.resume).offset = rx_.expected;
     nic_.send(r);
   }
   tail_check_expected_ = rx_.expected;
@@ -203,7 +205,7 @@ void ExpressPassReceiver::on_tail_check() {
 }
 
 void ExpressPassReceiver::on_data(const Packet& data) {
-  const auto& e = data.ext<XpassDataField>();
+  const auto& e = data.ext(slots_.data);
   if (e.credit_seq >= expect_seq_) {
     // Credits skipped in the sequence were lost (or wasted at the sender, which looks the same here).
     const std::uint64_t gap = e.credit_seq - expect_seq_;
@@ -252,7 +254,7 @@ void ExpressPassReceiver::send_credit() {
   feedback_control(now);
   Packet* c = nic_.packet_for_flow(flow_.id, kXpassCredit, static_cast<std::uint32_t>(p_.credit_bytes));
   c->priority = static_cast<std::uint8_t>(p_.credit_priority);
-  c->ext_init<XpassCreditField>() = {next_seq_++, now};
+  c->ext_init(slots_.credit) = {next_seq_++, now};
   limiter_->submit(c);
   double gap_ps = static_cast<double>(p_.credit_bytes) / cur_rate_ * static_cast<double>(kPsPerSec);
   if (p_.jitter > 0) gap_ps *= 1.0 + p_.jitter * (2.0 * rng_.uniform() - 1.0);
@@ -330,5 +332,17 @@ LOSSLESS_REGISTER_CC_PARTS(
     ExpressPass, "expresspass",
     "ExpressPass (SIGCOMM'17, ns-2 agent): receiver credits with feedback control, credits "
     "rate-limited at every switch egress, one data packet per credit");
+
+void ExpressPassSender::check_state(StateCheck& check) const {
+  check.in_range("credited_bytes", static_cast<double>(credited_), 0, static_cast<double>(qp_.size()));
+  if (qp_.snd_nxt > credited_)
+    check.require(false, "data beyond its credits: next byte to send " + std::to_string(qp_.snd_nxt) +
+                             " > credited " + std::to_string(credited_));
+}
+
+void ExpressPassReceiver::check_state(StateCheck& check) const {
+  check.in_range("credit_rate", cur_rate_, 0, max_rate_);
+  check.in_range("w", w_, p_.w_min, p_.w_max);
+}
 
 }  // namespace lossless

@@ -57,6 +57,23 @@ struct XpassDataField {
 struct XpassResumeField {
   Bytes offset;
 };
+inline constexpr PacketSlot<XpassRequestField> kXpassRequestField{"expresspass.request",
+                                                                  {"expresspass.request"}};
+inline constexpr PacketSlot<XpassCreditField> kXpassCreditField{"expresspass.credit", {"expresspass.credit"}};
+inline constexpr PacketSlot<XpassDataField> kXpassDataField{"expresspass.data", {"data"}};
+inline constexpr PacketSlot<XpassResumeField> kXpassResumeField{"expresspass.resume", {"expresspass.resume"}};
+// The four, bound by a sender or a receiver.
+struct XpassSlots {
+  explicit XpassSlots(const PacketLayout& l)
+      : request(l.bind(kXpassRequestField)),
+        credit(l.bind(kXpassCreditField)),
+        data(l.bind(kXpassDataField)),
+        resume(l.bind(kXpassResumeField)) {}
+  Slot<XpassRequestField> request;
+  Slot<XpassCreditField> credit;
+  Slot<XpassDataField> data;
+  Slot<XpassResumeField> resume;
+};
 
 struct ExpressPassParams {
   Bytes credit_bytes = 84;
@@ -83,8 +100,9 @@ struct ExpressPassParams {
 
   SubstrateHints hints() const {
     SubstrateHints h;
-    h.symmetric_routes = true;   // data must cross the links its credits crossed
-    h.own_loss_recovery = true;  // one ACK per flow: the NIC's timeout would fire on any long flow
+    h.symmetric_routes = true;           // data must cross the links its credits crossed
+    h.own_loss_recovery = true;          // one ACK per flow: the NIC's timeout would fire on any long flow
+    h.required_architecture = "shared";  // credit-limited queues on every port (ExpressPassSwitch)
     return h;
   }
 
@@ -163,6 +181,9 @@ class ExpressPassSender final : public CongestionControl {
 
   std::uint64_t credits_wasted() const { return wasted_; }
   bool stopped() const { return stop_sent_; }
+  const char* send_gate_name() const override { return "credit"; }
+  // Credited bytes within the message, and data never sent beyond them.
+  void check_state(StateCheck& check) const override;
 
  private:
   void request();
@@ -187,6 +208,7 @@ class ExpressPassSender final : public CongestionControl {
   std::uint64_t credits_this_rtt_ = 0;
   bool got_credit_since_stop_ = false;
   Timer restart_;
+  XpassSlots slots_;
 };
 
 class ExpressPassNic;
@@ -203,6 +225,8 @@ class ExpressPassReceiver final : public ReceiverControl {
   double w() const { return w_; }
   bool sending() const { return sending_; }
   TimePs rtt_ps() const { return rtt_ps_; }
+  // The credit rate within [0, max rate], w within [w_min, w_max].
+  void check_state(StateCheck& check) const override;
   // The feedback control, as the ns-2 agent runs it before each credit (tests call it directly).
   void feedback_control(TimePs now);
   // What data packets have shown since the last update (tests).
@@ -238,6 +262,7 @@ class ExpressPassReceiver final : public ReceiverControl {
   Bytes tail_check_expected_ = 0;
   Timer credit_timer_;
   Timer tail_timer_;
+  XpassSlots slots_;
 };
 
 // Per NIC: the credits its receivers send go through the NIC's own credit limiter (the host's queue in ns-2).
@@ -283,6 +308,8 @@ struct ExpressPass {
   using Receiver = ExpressPassReceiver;
   using Nic = ExpressPassNic;
   using SwitchPart = ExpressPassSwitch;
+  static constexpr const SlotSpec* kSlots[] = {&kXpassRequestField, &kXpassCreditField, &kXpassDataField,
+                                               &kXpassResumeField};
 };
 
 }  // namespace lossless

@@ -36,7 +36,7 @@ struct XpassNet {
     p->src = 0;
     p->dst = 1;
     p->wire_bytes = 84;
-    p->ext_init<XpassCreditField>() = {seq, net.sim().now()};
+    p->ext_init(net.slots().bind(kXpassCreditField)) = {seq, net.sim().now()};
     RdmaNic::arrive_event(&net.nic(1).port, reinterpret_cast<std::uint64_t>(p));
   }
 };
@@ -155,7 +155,7 @@ TEST(ExpressPassReceiver, GapsInEchoedCreditSequenceCountAsLoss) {
   Packet data;
   data.type = PacketType::kData;
   for (std::uint64_t seq : {0, 1, 4, 5, 9}) {
-    data.ext_init<XpassDataField>() = {seq, 0};
+    data.ext_init(h.net.slots().bind(kXpassDataField)) = {seq, 0};
     r.on_data(data);
   }
   // 10 credits seen (0..9), 5 of them never came back: 50 % loss, far above target: a cut.
@@ -174,8 +174,9 @@ TEST(ExpressPassSender, OneDataPacketPerCreditEchoingItThenStop) {
   h.credit_to_sender(7);
   EXPECT_EQ(qp.send_limit_bytes, 1'000u);
   Packet data;
+  const Slot<XpassDataField> echo = h.net.slots().bind(kXpassDataField);
   qp.cc->on_sent(data);
-  EXPECT_EQ(data.ext<XpassDataField>().credit_seq, 7u);
+  EXPECT_EQ(data.ext(echo).credit_seq, 7u);
   h.credit_to_sender(8);
   EXPECT_FALSE(h.tx().stopped());
   h.credit_to_sender(9);
@@ -184,7 +185,7 @@ TEST(ExpressPassSender, OneDataPacketPerCreditEchoingItThenStop) {
   h.credit_to_sender(10);
   EXPECT_EQ(h.tx().credits_wasted(), 1u);
   qp.cc->on_sent(data);
-  EXPECT_EQ(data.ext<XpassDataField>().credit_seq, 8u);
+  EXPECT_EQ(data.ext(echo).credit_seq, 8u);
 }
 
 TEST(ExpressPassSender, StopsEarlyWhenTheLastRttsCreditsCoverTheRest) {

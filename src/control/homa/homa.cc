@@ -82,7 +82,9 @@ HomaSender::HomaSender(const HomaParams& p, SenderQp& qp, const CcEnv& env)
       sched_prio_(priority_of_level(kHomaLevels - 1)),
       recover_(recovers(p, env)),
       timeout_ps_(timeout_of(p, env)),
-      timer_(Timer::bind<HomaSender, &HomaSender::on_timeout>(this)) {
+      timer_(Timer::bind<HomaSender, &HomaSender::on_timeout>(this)),
+      grant_(env.slots.bind(kHomaGrantField)),
+      resend_(env.slots.bind(kHomaResendField)) {
   qp.set_send_gate(unsched_end_);
   qp.priority = unsched_prio_;
 }
@@ -109,13 +111,13 @@ void HomaSender::on_sent(Packet&) {
 void HomaSender::on_packet(const Packet& p) {
   heard_ = true;
   if (p.type == kHomaGrant) {
-    const auto& g = p.ext<HomaGrantField>();
+    const auto& g = p.ext(grant_);
     sched_prio_ = g.priority;
     if (g.offset > qp_.send_gate_bytes) qp_.set_send_gate(g.offset);
     set_next_priority();
     qp_.nic->on_qp_unblocked();
   } else if (p.type == kHomaResend) {
-    const auto& r = p.ext<HomaResendField>();
+    const auto& r = p.ext(resend_);
     if (r.offset < qp_.snd_nxt) {
       resume_ = std::max(resume_, qp_.snd_nxt);
       resend_end_ = std::max(resend_end_, r.end);
@@ -148,8 +150,10 @@ HomaReceiver::HomaReceiver(const HomaParams& p, ReceiverContext& rx, const Flow&
       granted_(std::min(flow.size_bytes, auto_unscheduled_bytes(p, env))),
       recover_(recovers(p, env)),
       timeout_ps_(timeout_of(p, env)),
-      timer_(Timer::bind<HomaReceiver, &HomaReceiver::on_timeout>(this)) {
-  rx.reassembles = true;
+      timer_(Timer::bind<HomaReceiver, &HomaReceiver::on_timeout>(this)),
+      grant_(env.slots.bind(kHomaGrantField)),
+      resend_(env.slots.bind(kHomaResendField)) {
+  rx.reassembles = ReceiverContext::Reassembly::kScheme;
   rx.ack_every = 0;  // one ACK, for the last byte: the message's completion
 }
 
@@ -204,7 +208,7 @@ void HomaReceiver::grant(Bytes offset, std::uint8_t priority) {
   last_prio_ = priority;
   RdmaNic& nic = nic_.nic();
   Packet* g = nic.packet_for_flow(flow_.id, kHomaGrant, static_cast<std::uint32_t>(p_.grant_bytes));
-  g->ext_init<HomaGrantField>() = {offset, priority};
+  g->ext_init(grant_) = {offset, priority};
   nic.send(g);
 }
 
@@ -217,12 +221,18 @@ void HomaReceiver::on_timeout() {
     if (end > rx_.expected) {
       RdmaNic& nic = nic_.nic();
       Packet* r = nic.packet_for_flow(flow_.id, kHomaResend, static_cast<std::uint32_t>(p_.grant_bytes));
-      r->ext_init<HomaResendField>() = {rx_.expected, end};
+      r->ext_init(resend_) = {rx_.expected, end};
       nic.send(r);
     }
     last_arrival_ps_ = now;
   }
   timer_.arm_at(sim_, last_arrival_ps_ + timeout_ps_);
+}
+
+void HomaReceiver::check_state(StateCheck& check) const {
+  const auto size = static_cast<double>(flow_.size_bytes);
+  check.in_range("granted_bytes", static_cast<double>(granted_), 0, size);
+  check.in_range("received_bytes", static_cast<double>(received_), 0, size);
 }
 
 // --- Per NIC

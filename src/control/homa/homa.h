@@ -55,6 +55,8 @@ struct HomaResendField {
   Bytes offset;
   Bytes end;
 };
+inline constexpr PacketSlot<HomaGrantField> kHomaGrantField{"homa.grant", {"homa.grant"}};
+inline constexpr PacketSlot<HomaResendField> kHomaResendField{"homa.resend", {"homa.resend"}};
 
 // Message sizes that end each unscheduled level but the last (ascending): a message of size s uses the
 // first level whose cut-off is >= s. The cut-offs split the unscheduled bytes of a size distribution (sizes
@@ -84,7 +86,8 @@ struct HomaParams {
 
   SubstrateHints hints() const {
     SubstrateHints h;
-    h.own_loss_recovery = true;  // RESENDs and timers, not the NIC's go-back-N timeout
+    h.own_loss_recovery = true;          // RESENDs and timers, not the NIC's go-back-N timeout
+    h.required_architecture = "shared";  // strict-priority queues on every port (HomaSwitch)
     return h;
   }
 
@@ -143,6 +146,7 @@ class HomaSender final : public CongestionControl {
   void on_packet(const Packet& p) override;
   void on_sent(Packet& data) override;
   void on_finish() override { timer_.cancel(); }
+  const char* send_gate_name() const override { return "grant"; }
 
   std::uint8_t unscheduled_priority() const { return unsched_prio_; }
   std::uint8_t scheduled_priority() const { return sched_prio_; }
@@ -162,6 +166,8 @@ class HomaSender final : public CongestionControl {
   Bytes resend_end_ = 0;  // going back for a RESEND: up to here, then on from resume_
   Bytes resume_ = 0;
   Timer timer_;
+  Slot<HomaGrantField> grant_;
+  Slot<HomaResendField> resend_;
 };
 
 // Per flow at the receiver: reassembly and the RESEND timer; scheduling is the NIC's (HomaNic).
@@ -183,6 +189,8 @@ class HomaReceiver final : public ReceiverControl {
   void grant(Bytes offset, std::uint8_t priority);
   std::uint8_t last_grant_priority() const { return last_prio_; }
   TimePs first_arrival_ps() const { return first_ps_; }
+  // Granted and received bytes within the message.
+  void check_state(StateCheck& check) const override;
 
  private:
   void on_timeout();
@@ -203,6 +211,8 @@ class HomaReceiver final : public ReceiverControl {
   // Out-of-order data beyond the in-order end: disjoint [start, end) ranges, ascending.
   std::vector<std::pair<Bytes, Bytes>> held_;
   Timer timer_;
+  Slot<HomaGrantField> grant_;
+  Slot<HomaResendField> resend_;
 };
 
 // Per NIC: the sender's SRBF choice among its QPs and the receiver's grant scheduler.
@@ -265,6 +275,7 @@ struct Homa {
   using Receiver = HomaReceiver;
   using Nic = HomaNic;
   using SwitchPart = HomaSwitch;
+  static constexpr const SlotSpec* kSlots[] = {&kHomaGrantField, &kHomaResendField};
 };
 
 }  // namespace lossless

@@ -48,7 +48,7 @@ struct HomaNet {
   }
   // A scheme packet toward the sender of `id`.
   template <class Field>
-  void to_sender(std::uint32_t id, PacketType kind, Field field) {
+  void to_sender(std::uint32_t id, PacketType kind, const PacketSlot<Field>& slot, Field field) {
     const Flow& f = net.flow(id);
     Packet* p = net.partition(0).pool.get();
     p->type = kind;
@@ -56,7 +56,7 @@ struct HomaNet {
     p->src = f.dst;
     p->dst = f.src;
     p->wire_bytes = 64;
-    p->ext_init<Field>() = field;
+    p->ext_init(net.slots().bind(slot)) = field;
     RdmaNic::arrive_event(&net.nic(f.src).port, reinterpret_cast<std::uint64_t>(p));
   }
 };
@@ -112,11 +112,11 @@ TEST(HomaSender, UnscheduledBytesGoAtOnceAndGrantsOpenTheRest) {
   EXPECT_EQ(big.priority, h.tx(0).unscheduled_priority());
   // A grant moves the gate and names the priority of the scheduled packets.
   big.snd_nxt = 100'000;  // the unscheduled bytes are out
-  h.to_sender(0, kHomaGrant, HomaGrantField{180'000, 6});
+  h.to_sender(0, kHomaGrant, kHomaGrantField, HomaGrantField{180'000, 6});
   EXPECT_EQ(big.send_limit_bytes, 180'000u);
   EXPECT_EQ(big.priority, 6);
   // An older grant (lower offset) cannot shrink it.
-  h.to_sender(0, kHomaGrant, HomaGrantField{150'000, 5});
+  h.to_sender(0, kHomaGrant, kHomaGrantField, HomaGrantField{150'000, 5});
   EXPECT_EQ(big.send_limit_bytes, 180'000u);
 }
 
@@ -220,7 +220,7 @@ TEST(HomaReceiver, ReassemblesAndAcknowledgesOnlyTheWholeMessage) {
   EXPECT_EQ(rx.expected, 2'000u);  // 0 and the held 1
   h.deliver(0, 2'000);
   EXPECT_EQ(rx.expected, 5'000u);
-  EXPECT_EQ(rx.delivered, 5'000u);
+  EXPECT_EQ(rx.delivered(), 5'000u);
   // One reply left the receiver's NIC: the ACK of the whole message (no NACK, no grant: 5 KB is unscheduled).
   const NetCounters c = h.net.counters();
   EXPECT_EQ(c.nacks, 0u);
@@ -234,7 +234,7 @@ TEST(HomaLossRecovery, AReceiverAsksForWhatItMissesAndTheSenderGoesBackForIt) {
   // The sender had sent everything; packet 2 was lost.
   SenderQp& qp = h.net.qp(0);
   qp.snd_nxt = 10'000;
-  h.to_sender(0, kHomaResend, HomaResendField{2'000, 3'000});
+  h.to_sender(0, kHomaResend, kHomaResendField, HomaResendField{2'000, 3'000});
   EXPECT_EQ(qp.snd_nxt, 2'000u);
   // One packet later it carries on where it was.
   Packet data;

@@ -43,7 +43,8 @@ HpccSender::HpccSender(const HpccParams& p, SenderQp& qp, const CcEnv& env)
       rate_ai_(p.expected_flows ? static_cast<double>(qp.line_rate_bps) * (1.0 - p.eta) /
                                       static_cast<double>(p.expected_flows)
                                 : static_cast<double>(p.rate_ai)),
-      ref_rate_(static_cast<double>(qp.line_rate_bps)) {
+      ref_rate_(static_cast<double>(qp.line_rate_bps)),
+      int_(env.slots.bind(kIntRecords)) {
   apply_window_mode(p.window, qp, env);
 }
 
@@ -53,7 +54,7 @@ void HpccSender::on_ack(const Packet& ack) {
     // First ACK: only remember the INT records and the RTT boundary.
     have_records_ = true;
     last_update_seq_ = qp_.snd_nxt;
-    const IntRecords& r = ack.ext<IntRecords>();
+    const IntRecords& r = ack.ext(int_);
     hops_ = r.hops;
     std::copy_n(r.hop.begin(), r.hops, last_.begin());
     return;
@@ -69,7 +70,7 @@ void HpccSender::update(const Packet& ack, bool commit) {
   double tau_ps = 0;
   bool any = false;
   const double line = static_cast<double>(qp_.line_rate_bps);
-  const IntRecords& r = ack.ext<IntRecords>();
+  const IntRecords& r = ack.ext(int_);
   for (std::uint8_t i = 0; i < r.hops && i < hops_; ++i) {
     const IntHop& now = r.hop[i];
     const IntHop& prev = last_[i];
@@ -114,6 +115,17 @@ void HpccSender::update(const Packet& ack, bool commit) {
     ref_rate_ = rate;
     inc_stage_ = stage;
   }
+}
+
+void HpccSender::check_state(StateCheck& check) const {
+  const double line = static_cast<double>(qp_.line_rate_bps), min = static_cast<double>(p_.min_rate);
+  check.in_range("rate_bps", qp_.rate_bps, min, line);
+  check.in_range("reference_rate_bps", ref_rate_, min, line);
+  check.finite("utilization", u_);
+  check.non_negative("utilization", u_);
+  if (qp_.window_bytes)
+    check.in_range("window_bytes", static_cast<double>(qp_.window()), 1,
+                   static_cast<double>(qp_.window_bytes));
 }
 
 LOSSLESS_REGISTER_CC_PARTS(

@@ -69,10 +69,13 @@ class HpccSender final : public CongestionControl {
   HpccSender(const HpccParams& p, SenderQp& qp, const CcEnv& env);
   void on_ack(const Packet& ack) override;
   // Each data packet leaves without INT records; switches add them.
-  void on_sent(Packet& data) override { data.ext_init<IntRecords>().hops = 0; }
+  void on_sent(Packet& data) override { data.ext_init(int_).hops = 0; }
 
   double utilization() const { return u_; }
   double reference_rate_bps() const { return ref_rate_; }
+  // Rate and reference rate within [min_rate, line rate], a finite non-negative utilization, the window (when
+  // one is set) positive and at most its base (it follows the rate).
+  void check_state(StateCheck& check) const override;
 
  private:
   void update(const Packet& ack, bool commit);
@@ -91,6 +94,7 @@ class HpccSender final : public CongestionControl {
   bool have_records_ = false;
   std::uint8_t hops_ = 0;
   std::array<IntHop, kMaxIntHops> last_{};
+  Slot<IntRecords> int_;
 };
 
 // The receiver: the RoCEv2 notification point, and each ACK carries back the data packet's INT records (on
@@ -98,14 +102,17 @@ class HpccSender final : public CongestionControl {
 class HpccReceiver final : public EcnNotificationPoint {
  public:
   HpccReceiver(const HpccParams&, ReceiverContext&, const Flow&, const CcEnv& env)
-      : EcnNotificationPoint(env.host_nic, env), hop_bytes_(env.nic.int_hop_bytes) {}
+      : EcnNotificationPoint(env.host_nic, env),
+        hop_bytes_(env.nic.int_hop_bytes),
+        int_(env.slots.bind(kIntRecords)) {}
   void on_ack(Packet& ack) override {
     if (ack.type == PacketType::kAck)
-      ack.wire_bytes += static_cast<std::uint32_t>(ack.ext<IntRecords>().hops * hop_bytes_);
+      ack.wire_bytes += static_cast<std::uint32_t>(ack.ext(int_).hops * hop_bytes_);
   }
 
  private:
   Bytes hop_bytes_;
+  Slot<IntRecords> int_;
 };
 
 struct Hpcc {
@@ -113,6 +120,7 @@ struct Hpcc {
   using Sender = HpccSender;
   using Receiver = HpccReceiver;
   using SwitchPart = IntStamper;
+  static constexpr const SlotSpec* kSlots[] = {&kIntRecords};
 };
 
 }  // namespace lossless

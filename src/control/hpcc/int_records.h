@@ -6,6 +6,7 @@
 
 #include "core/simulator.h"
 #include "core/time.h"
+#include "net/packet_slot.h"
 #include "net/switch_mechanism.h"
 
 namespace lossless {
@@ -20,11 +21,13 @@ struct IntHop {
   RateBps rate_bps;
 };
 
-// The scheme fields of HPCC's data packets and ACKs.
+// HPCC's packet slot on data packets and ACKs (the ACK is the data packet turned around: it carries the
+// records back).
 struct IntRecords {
   std::uint8_t hops;  // records valid
   std::array<IntHop, kMaxIntHops> hop;
 };
+inline constexpr PacketSlot<IntRecords> kIntRecords{"hpcc.int", {"data", "ack"}};
 
 class Switch;
 class Network;
@@ -41,6 +44,7 @@ class IntStamper final : public SwitchMechanism {
  private:
   Simulator& sim_;
   std::uint32_t hop_bytes_;
+  Slot<IntRecords> int_;
 };
 
 }  // namespace lossless

@@ -15,7 +15,8 @@ MercurySender::MercurySender(const MercuryCcParams& p, SenderQp& qp, const CcEnv
       full_window_(static_cast<Bytes>(static_cast<unsigned __int128>(qp.line_rate_bps) *
                                       (p.base_rtt == kTimeNever ? env.max_base_rtt_ps : p.base_rtt) /
                                       (8 * kPsPerSec))),
-      min_window_(p.min_window) {
+      min_window_(p.min_window),
+      cnp_(env.slots.bind(kMercuryCnpSlot)) {
   full_window_ = std::max(full_window_, min_window_);
   qp.window_bytes = full_window_;
   qp.window_follows_rate = false;
@@ -25,7 +26,7 @@ void MercurySender::on_packet(const Packet& p) {
   if (p.type != kMercuryCnp) return;
   DcqcnSender::on_cnp(p);
   last_cnp_ps_ = sim().now();
-  set_window(std::max<Bytes>(p.ext<MercuryCnp>().window_bytes, min_window_));
+  set_window(std::max<Bytes>(p.ext(cnp_).window_bytes, min_window_));
 }
 
 void MercurySender::on_rate_increase_timer() {

@@ -53,6 +53,7 @@ class MercurySender final : public DcqcnSender {
   Bytes full_window_;
   Bytes min_window_;
   TimePs last_cnp_ps_ = 0;
+  Slot<MercuryCnp> cnp_;
 };
 
 class MercuryReceiver final : public ReceiverControl {
@@ -64,6 +65,7 @@ struct Mercury {
   using Params = MercuryCcParams;
   using Sender = MercurySender;
   using Receiver = MercuryReceiver;
+  static constexpr const SlotSpec* kSlots[] = {&kMercuryCnpSlot};
 };
 
 }  // namespace lossless

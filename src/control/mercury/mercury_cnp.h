@@ -10,6 +10,8 @@ namespace lossless {
 struct MercuryCnp {
   std::uint32_t window_bytes;
 };
+// Listed by the switch (mechanism mercury) and the sender (cc mercury).
+inline constexpr PacketSlot<MercuryCnp> kMercuryCnpSlot{"mercury.cnp", {"mercury.cnp"}};
 
 // Registered once (control/mercury/mercury_switch.cc).
 extern const PacketType kMercuryCnp;

@@ -46,7 +46,8 @@ void MercuryPortState::on_dequeue(TimePs now, Bytes queue_bytes) {
   last_check_ps_ = now;
 }
 
-MercurySwitch::MercurySwitch(const MercuryParams& p, Switch& sw, Network& net) : p_(p), sw_(sw), net_(net) {}
+MercurySwitch::MercurySwitch(const MercuryParams& p, Switch& sw, Network& net)
+    : p_(p), sw_(sw), net_(net), cnp_(net.slots().bind(kMercuryCnpSlot)) {}
 
 void MercurySwitch::start() {
   base_rtt_ps_ = p_.base_rtt == kTimeNever ? net_.max_base_rtt_ps() : p_.base_rtt;
@@ -129,7 +130,7 @@ void MercurySwitch::send_cnp(const Port& egress, const PortData& d, std::uint32_
       std::min(window, static_cast<double>(std::numeric_limits<std::uint32_t>::max())));
   const auto cnp_bytes = static_cast<std::uint32_t>(net_.nic_config().cnp_bytes);
   Packet* cnp = sw_.packet_to_source(flow, kMercuryCnp, cnp_bytes);
-  cnp->ext_init<MercuryCnp>().window_bytes = bytes;
+  cnp->ext_init(cnp_).window_bytes = bytes;
   sw_.send(cnp);
   ++cnps_;
   if (p_.trace) trace_.push_back({now, egress.index, 2, flow, bytes});

@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "control/mercury/mercury_cnp.h"
 #include "core/params.h"
 #include "core/time.h"
 #include "net/switch_mechanism.h"
@@ -95,6 +96,7 @@ class MercuryPortState {
 
 class MercurySwitch final : public SwitchMechanism {
  public:
+  static constexpr const SlotSpec* kSlots[] = {&kMercuryCnpSlot};
   MercurySwitch(const MercuryParams& p, Switch& sw, Network& net);
   unsigned packet_hooks() const override { return kOnEnqueue | kOnDequeue | kOnPauseChange; }
   void start() override;
@@ -137,6 +139,7 @@ class MercurySwitch final : public SwitchMechanism {
   std::size_t prune_at_ = 4096;
   std::uint64_t cnps_ = 0;
   std::vector<TraceRow> trace_;
+  Slot<MercuryCnp> cnp_;
 };
 
 }  // namespace lossless

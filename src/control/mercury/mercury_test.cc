@@ -110,14 +110,7 @@ TEST(MercuryPort, PeriodicCheckWithAShortQueueIsDetermined) {
   EXPECT_FALSE(p.congested(100'000));
 }
 
-Packet mercury_cnp(std::uint32_t window) {
-  Packet p;
-  p.type = kMercuryCnp;
-  p.ext_init<MercuryCnp>().window_bytes = window;
-  return p;
-}
-
-struct Harness : test::CcHarness<MercuryCcParams, MercurySender> {
+struct Harness : test::CcHarness<MercuryCcParams, MercurySender, Mercury> {
   explicit Harness(const std::string& variant) : CcHarness(params(variant)) {}
   static MercuryCcParams params(const std::string& variant) {
     MercuryCcParams p;
@@ -125,6 +118,13 @@ struct Harness : test::CcHarness<MercuryCcParams, MercurySender> {
     return p;
   }
 };
+
+Packet mercury_cnp(Harness& h, std::uint32_t window) {
+  Packet p;
+  p.type = kMercuryCnp;
+  p.ext_init(h.slot(kMercuryCnpSlot)).window_bytes = window;
+  return p;
+}
 
 TEST(MercurySender, StartsWithLineRateTimesBaseRtt) {
   Harness h("paper");
@@ -135,10 +135,10 @@ TEST(MercurySender, StartsWithLineRateTimesBaseRtt) {
 
 TEST(MercurySender, CnpCutsAsDcqcnAndSetsTheWindow) {
   Harness h("paper");
-  h.cc().on_packet(mercury_cnp(10'000));
+  h.cc().on_packet(mercury_cnp(h, 10'000));
   EXPECT_DOUBLE_EQ(h.qp().rate_bps, 50e9);  // DCQCN's first cut (alpha 1)
   EXPECT_EQ(h.qp().window_bytes, 10'000u);
-  h.cc().on_packet(mercury_cnp(20));  // never below min_window
+  h.cc().on_packet(mercury_cnp(h, 20));  // never below min_window
   EXPECT_EQ(h.qp().window_bytes, 1000u);
   h.cc().on_cnp(Packet{});  // a standard CNP is DCQCN's alone
   EXPECT_EQ(h.qp().window_bytes, 1000u);
@@ -147,7 +147,7 @@ TEST(MercurySender, CnpCutsAsDcqcnAndSetsTheWindow) {
 TEST(MercurySender, WindowRestoredWhenTheIncreaseTimerFiresWithoutCnp) {
   Harness h("paper");
   const TimePs t0 = h.sim.now();
-  h.cc().on_packet(mercury_cnp(10'000));
+  h.cc().on_packet(mercury_cnp(h, 10'000));
   h.sim.run(t0 + 54 * kUs);
   EXPECT_EQ(h.qp().window_bytes, 10'000u);
   h.sim.run(t0 + 55 * kUs);  // the 55 us rate-increase timer
@@ -159,10 +159,10 @@ TEST(MercurySender, NoRestoreWhenACnpCameDuringTheTimersPeriod) {
   // decrease check; a CNP 2 us before the timer fires has not cut yet, but it came during the period.
   Harness h("hpcc");
   const TimePs t0 = h.sim.now();
-  h.cc().on_packet(mercury_cnp(10'000));
+  h.cc().on_packet(mercury_cnp(h, 10'000));
   h.sim.run(t0);  // the first decrease check: the cut, the increase timer armed for t0 + 300 us
   h.sim.run(t0 + 298 * kUs);
-  h.cc().on_packet(mercury_cnp(8'000));
+  h.cc().on_packet(mercury_cnp(h, 8'000));
   h.sim.run(t0 + 300 * kUs);
   EXPECT_EQ(h.qp().window_bytes, 8'000u);
   h.sim.run(t0 + 600 * kUs);  // the next firing, 300 us after that CNP's cut

@@ -27,6 +27,18 @@ std::uint16_t ppfc_pause_quanta(Bytes bytes, RateBps egress_bps, RateBps ingress
   return static_cast<std::uint16_t>(std::clamp<Wide>(quanta, 1, 65535));
 }
 
+std::uint16_t ppfc_share_pause_quanta(Bytes bytes, Bytes from, Bytes queue, RateBps egress_bps,
+                                      RateBps ingress_bps) {
+  // (bytes x queue / from) x 8 / egress_bps seconds, in 512-bit times at ingress_bps.
+  using Wide = unsigned __int128;
+  const Wide bytes_x_queue = Wide{bytes} * queue;  // sizes up to 10^15 (README "Limits"): within 2^100
+  // Beyond 128 bits the quotient is far above the clamp (den < 64 x 10^15 x 10^15 < 2^106).
+  if (bytes_x_queue > ~Wide{0} / std::max<RateBps>(ingress_bps, 1)) return 65535;
+  const Wide num = bytes_x_queue * ingress_bps;
+  const Wide den = Wide{64} * from * egress_bps;
+  return static_cast<std::uint16_t>(std::clamp<Wide>((num + den - 1) / den, 1, 65535));
+}
+
 std::uint16_t quanta_for(TimePs duration, RateBps rate_bps) {
   using Wide = unsigned __int128;
   const Wide num = Wide{duration} * rate_bps;

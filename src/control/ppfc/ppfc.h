@@ -5,12 +5,15 @@
 //   gate (§4.1): only while some egress queue (port, priority) holds more than the ECN Kmax of its port;
 //   Algorithm 1: increment[in][prio] = growth of each ingress queue over the last interval; the shared pool
 //     fills in remaining = free / (total growth / interval); act when remaining < T (`horizon`);
-//   Algorithm 2: per congested egress queue, most congested first, pick ingresses at random in proportion to
-//     their share of that queue, among those whose increment is positive, until the picked shares reach R
+//   Algorithm 2: for the most congested egress queue (`egress_queues: most_congested`, the ruling of issue
+//   25;
+//     `all`: every congested one, most congested first), pick ingresses at random in proportion to their
+//     share of that queue, among those whose increment is positive, until the picked shares reach R
 //     (`fraction`) or none is left;
-//   Algorithm 3: pause each picked ingress for (its bytes in that egress queue + its increment) / egress
-//   rate,
-//     as that many 512-bit quanta at the ingress link's rate; the pause expires by itself (no resume);
+//   Algorithm 3: pause each picked ingress for (its bytes in that egress queue + its increment) / the rate at
+//     which its bytes leave that FIFO queue, the egress rate x its share of the queue (`drain_rate: share`,
+//     the ruling of issue 25, the bound of the paper's Theorem 3.2; `egress`: the egress rate), as that many
+//     512-bit quanta at the ingress link's rate, rounded up; the pause expires by itself (no resume);
 //   §6.3: one suppression bit per ingress (port, priority): no new predictive pause to it while one is
 //   running.
 // Choices where the paper is silent (MECHANISMS §2 "Decisions", and ours):
@@ -48,8 +51,8 @@ struct PpfcParams {
   TimePs interval = 1 * kPsPerUs;
   std::string growth = "positive";
   TimePs pause_time = kTimeNever;  // auto: Algorithm 3
-  std::string drain_rate = "egress";
-  std::string egress_queues = "all";
+  std::string drain_rate = "share";
+  std::string egress_queues = "most_congested";
 
   template <class V>
   void visit(V& v) {
@@ -66,22 +69,23 @@ struct PpfcParams {
     v.choice("growth", growth, {"positive", "net"},
              "total growth of Algorithm 1: positive = the growing ingress queues only (MECHANISMS §2), net = "
              "every ingress's change (the paper's Algorithm 1 sums all increments); our choice");
-    v.time_or_auto("pause_time", pause_time,
-                   "duration of a predictive pause: auto = Algorithm 3 (bytes from the ingress in the egress "
-                   "queue + its increment, over the egress rate); a fixed time for the paper's Fig. 10 "
-                   "comparison");
+    v.time_or_auto(
+        "pause_time", pause_time,
+        "duration of a predictive pause: auto = Algorithm 3 (bytes from the ingress in the egress "
+        "queue + its increment, over drain_rate); a fixed time for the paper's Fig. 10 comparison");
     v.require(pause_time > 0, "pause_time", "must be positive");
     v.choice(
         "drain_rate", drain_rate, {"egress", "share"},
-        "Transmission_speed of Algorithm 3: egress = the egress link rate (MECHANISMS §2); share = the rate "
-        "at which the ingress's bytes leave a FIFO egress queue, the egress rate x its share of the queue "
-        "(the pause then lasts about as long as the whole queue takes to drain, the bound of the paper's "
-        "Theorem 3.2); our choice");
+        "Transmission_speed of Algorithm 3: share = the rate at which the ingress's bytes leave the FIFO "
+        "egress queue, the egress rate x its share of the queue (MECHANISMS §2, ruling of issue 25: the "
+        "pause "
+        "lasts until its bytes have left, the bound of the paper's Theorem 3.2); egress = the egress link "
+        "rate (the earlier reading: shorter pauses)");
     v.choice("egress_queues", egress_queues, {"all", "most_congested"},
-             "the egress queues Algorithms 2-3 run for when the pool is predicted to fill: all = every queue "
-             "above Kmax, most congested first (MECHANISMS §2); most_congested = only the fullest one (the "
-             "paper's Fig. 4 and Algorithm 2 speak of one egress queue, and its Fig. 8 pauses no sender of a "
-             "less congested queue); our choice");
+             "the egress queues Algorithms 2-3 run for when the pool is predicted to fill: most_congested = "
+             "only the fullest one above Kmax (MECHANISMS §2, ruling of issue 25: the paper's Fig. 4 and "
+             "Algorithm 2 speak of one egress queue, and its Fig. 8 pauses no sender of a less congested "
+             "queue); all = every queue above Kmax, most congested first");
   }
 };
 
@@ -90,6 +94,12 @@ bool ppfc_predicts_fill(Bytes free_bytes, std::int64_t growth_bytes, TimePs inte
 // Algorithm 3: the quanta (512-bit times at `ingress_bps`) of a pause lasting the time `bytes` take to leave
 // at `egress_bps`, rounded up, within [1, 65535].
 std::uint16_t ppfc_pause_quanta(Bytes bytes, RateBps egress_bps, RateBps ingress_bps);
+// Algorithm 3 with drain_rate share: the ingress holds `from` of the `queue` bytes of a FIFO egress queue
+// draining at `egress_bps`, so its bytes leave at egress_bps x from / queue; the pause lasts `bytes` (its
+// bytes in the queue plus its increment) at that rate: bytes x queue / (from x egress_bps), in quanta at
+// `ingress_bps`, rounded up once, within [1, 65535]. `from` > 0.
+std::uint16_t ppfc_share_pause_quanta(Bytes bytes, Bytes from, Bytes queue, RateBps egress_bps,
+                                      RateBps ingress_bps);
 
 // The quanta (512-bit times at `rate_bps`) closest above `duration`, within [1, 65535].
 std::uint16_t quanta_for(TimePs duration, RateBps rate_bps);
@@ -180,15 +190,13 @@ class PpfcEngine {
       for (const std::size_t c : ppfc_choose(candidate_bytes_, egress_[e], p_.fraction, rng_)) {
         const std::uint16_t in = candidate_ports_[c];
         if (suppressed(in, prio, now) || held(in, prio)) continue;
-        Bytes bytes = candidate_bytes_[c] + static_cast<Bytes>(increment_[ingress_slot(in, prio)]);
-        // Its bytes leave at the egress rate x its share of the queue: scale the bytes by queue / its bytes.
-        if (share_rate_)
-          bytes =
-              static_cast<Bytes>(static_cast<unsigned __int128>(bytes) * egress_[e] / candidate_bytes_[c]);
+        const Bytes bytes = candidate_bytes_[c] + static_cast<Bytes>(increment_[ingress_slot(in, prio)]);
+        const RateBps egress_bps = ports_[out_port].rate_bps, ingress_bps = ports_[in].rate_bps;
         const std::uint16_t quanta =
-            p_.pause_time == kTimeNever
-                ? ppfc_pause_quanta(bytes, ports_[out_port].rate_bps, ports_[in].rate_bps)
-                : fixed_quanta_[in];
+            p_.pause_time != kTimeNever ? fixed_quanta_[in]
+            : share_rate_
+                ? ppfc_share_pause_quanta(bytes, candidate_bytes_[c], egress_[e], egress_bps, ingress_bps)
+                : ppfc_pause_quanta(bytes, egress_bps, ingress_bps);
         suppressed_until_[ingress_slot(in, prio)] = now + clocks_[in].tx_time(std::uint64_t{quanta} * 64);
         out.push_back({in, prio, quanta});
       }

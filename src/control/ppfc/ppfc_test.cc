@@ -41,7 +41,40 @@ TEST(PpfcAlgorithm3, PauseLastsTheTimeTheBytesTakeToLeave) {
   EXPECT_EQ(ppfc_pause_quanta(100'000'000, k40G, k40G), 65535);
 }
 
-// Algorithm 2: picks in proportion to the shares until R is covered.
+// Algorithm 3 with drain_rate share (the default, ruling of issue 25): an ingress holding `from` of a FIFO
+// egress queue of `queue` bytes sees its bytes leave at egress rate x from / queue, so its last byte has left
+// when the whole queue ahead of it has drained; the pause covers its bytes plus its increment at that rate.
+TEST(PpfcAlgorithm3, ShareDrainRateLastsUntilTheIngressBytesHaveLeftTheQueue) {
+  // A quarter of a 400 KB queue at 40G: its 100 KB leave at 10G, in 80 us = 6250 quanta of 12.8 ns.
+  EXPECT_EQ(ppfc_share_pause_quanta(100'000, 100'000, 400'000, k40G, k40G), 6250);
+  // Plus an increment of 20 KB: 120 KB at 10G = 96 us = 7500 quanta.
+  EXPECT_EQ(ppfc_share_pause_quanta(120'000, 100'000, 400'000, k40G, k40G), 7500);
+  // The whole queue is its own: the egress rate (the egress reading gives the same).
+  EXPECT_EQ(ppfc_share_pause_quanta(400'000, 400'000, 400'000, k40G, k40G),
+            ppfc_pause_quanta(400'000, k40G, k40G));
+  // Quanta tick at the ingress link's rate: a 10G ingress, 4x fewer quanta for the same time.
+  EXPECT_EQ(ppfc_share_pause_quanta(100'000, 100'000, 400'000, k40G, 10'000'000'000), 1563);  // 1562.5 up
+  // Rounded up once, on the exact time: 64 B x 7/3 is 149.3 B, 3 quanta (2 if the bytes were truncated
+  // first).
+  EXPECT_EQ(ppfc_share_pause_quanta(64, 3, 7, k40G, k40G), 3);
+  // Clamped to the 16-bit field, also where the product would not fit 128 bits.
+  EXPECT_EQ(ppfc_share_pause_quanta(1'000'000, 1'000, 4'000'000, k40G, k40G), 65535);
+  EXPECT_EQ(
+      ppfc_share_pause_quanta(1'000'000'000'000'000, 1, 1'000'000'000'000'000, 1, 1'000'000'000'000'000),
+      65535);
+  EXPECT_EQ(ppfc_share_pause_quanta(0, 1, 1, k40G, k40G), 1);
+}
+
+TEST(PpfcParams, TheRulingsReadingsAreTheDefaults) {
+  const PpfcParams p;
+  EXPECT_EQ(p.drain_rate, "share");
+  EXPECT_EQ(p.egress_queues, "most_congested");
+  EXPECT_EQ(p.horizon, 100 * kUs);  // Table 2
+  EXPECT_EQ(p.fraction, 0.8);
+  EXPECT_EQ(p.interval, 1 * kUs);
+}
+
+// Algorithm 2: picks in proportion to the share until R is covered.
 TEST(PpfcAlgorithm2, PicksInProportionToTheShareUntilRIsCovered) {
   // Fig. 5: A holds 80 %, B and C 10 % each; A is picked first about 80 % of the time; R = 0.8 is covered by
   // A alone, or by the others plus A.
@@ -98,6 +131,7 @@ TEST_F(PpfcEngineTest, NothingBelowKmaxWhateverTheGrowth) {
 
 TEST_F(PpfcEngineTest, PausesGrowingIngressesForTheirBytesPlusIncrement) {
   params.fraction = 1.0;  // every growing ingress
+  params.drain_rate = "egress";
   PpfcEngine e = engine();
   e.admit(0, kPrio, 3, 150'000);
   e.admit(1, kPrio, 3, 100'000);
@@ -115,6 +149,17 @@ TEST_F(PpfcEngineTest, PausesGrowingIngressesForTheirBytesPlusIncrement) {
   EXPECT_EQ(quanta[1], ppfc_pause_quanta(200'000, k40G, k40G));
   EXPECT_EQ(quanta[2], ppfc_pause_quanta(100'000, k40G, k40G));
   EXPECT_EQ(e.predictions(), 1u);
+  // drain_rate share (the default): each one's bytes leave at 40G x its share of the 300 KB queue, so each
+  // pause lasts (its bytes + increment) x 300 KB / its bytes at 40G: here 2 x 300 KB = 600 KB, 15 us, for
+  // all.
+  params.drain_rate = "share";
+  PpfcEngine share = engine();
+  share.admit(0, kPrio, 3, 150'000);
+  share.admit(1, kPrio, 3, 100'000);
+  share.admit(2, kPrio, 3, 50'000);
+  share.end_interval(0, 4'000'000, none_held, frames);
+  ASSERT_EQ(frames.size(), 3u);
+  for (auto& f : frames) EXPECT_EQ(f.quanta, ppfc_pause_quanta(600'000, k40G, k40G)) << f.port;
 }
 
 TEST_F(PpfcEngineTest, ShrinkingAndInnocentIngressesAreNeverPaused) {
@@ -128,7 +173,7 @@ TEST_F(PpfcEngineTest, ShrinkingAndInnocentIngressesAreNeverPaused) {
   // Next interval: port 1's queue shrinks, port 0's grows.
   e.release(1, kPrio, 3, 20'000);
   e.admit(0, kPrio, 3, 120'000);
-  e.end_interval(100 * kUs, 100'000, none_held, frames);
+  e.end_interval(200 * kUs, 100'000, none_held, frames);  // after the first pauses (120 us) ran out
   ASSERT_EQ(frames.size(), 1u);
   EXPECT_EQ(frames[0].port, 0);
 }
@@ -172,6 +217,7 @@ TEST_F(PpfcEngineTest, AnIngressPausedByStandardPfcCountsTowardRButGetsNoFrame) 
 
 TEST_F(PpfcEngineTest, MostCongestedEgressFirstAndGrowthModes) {
   params.fraction = 1.0;
+  params.egress_queues = "all";
   PpfcEngine e = engine();
   e.admit(0, kPrio, 3, 300'000);  // egress 3: 300 KB
   e.admit(1, kPrio, 2, 250'000);  // egress 2: 250 KB
@@ -194,8 +240,7 @@ TEST_F(PpfcEngineTest, MostCongestedEgressFirstAndGrowthModes) {
 }
 
 TEST_F(PpfcEngineTest, MostCongestedOnlyLeavesTheLessCongestedQueuesAlone) {
-  params.fraction = 1.0;
-  params.egress_queues = "most_congested";
+  params.fraction = 1.0;  // egress_queues: most_congested, the default
   PpfcEngine e = engine();
   e.admit(0, kPrio, 3, 300'000);  // egress 3: 300 KB
   e.admit(1, kPrio, 2, 250'000);  // egress 2: 250 KB, also above Kmax

@@ -22,7 +22,8 @@ unsigned QcnSampler::sample(Bytes queue_bytes) {
   return last_fb_ = std::min(level, levels_ - 1);
 }
 
-QcnCp::QcnCp(const QcnCpParams& p, Switch& sw, Network& net) : p_(p), sw_(sw), net_(net) {
+QcnCp::QcnCp(const QcnCpParams& p, Switch& sw, Network& net)
+    : p_(p), sw_(sw), net_(net), cnm_(net.slots().bind(kQcnCnmSlot)) {
   for (const Port& port : sw.ports) {
     const double q_eq = per_rate_value(p.q_eq, port.rate_bps(), true);
     for (int prio = 0; prio < kPriorities; ++prio)
@@ -50,7 +51,7 @@ void QcnCp::on_enqueue(const Port& egress, const Packet& p) {
   if (fb == 0) return;
   Packet* cnm =
       sw_.packet_to_source(p.flow_id, kQcnCnm, static_cast<std::uint32_t>(net_.nic_config().cnp_bytes));
-  cnm->ext_init<QcnCnm>() = {(sw_.node() << 16) | egress.index, static_cast<std::uint8_t>(fb)};
+  cnm->ext_init(cnm_) = {(sw_.node() << 16) | egress.index, static_cast<std::uint8_t>(fb)};
   sw_.send(cnm);
 }
 

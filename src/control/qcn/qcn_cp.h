@@ -22,6 +22,8 @@ struct QcnCnm {
   std::uint8_t fb;
 };
 extern const PacketType kQcnCnm;
+// Listed by the congestion point (mechanism qcn) and the reaction point (cc qcn).
+inline constexpr PacketSlot<QcnCnm> kQcnCnmSlot{"qcn.cnm", {"qcn.cnm"}};
 
 struct QcnCpParams {
   std::vector<RateValue> q_eq{{10'000'000'000, 33'000}};
@@ -67,6 +69,7 @@ class QcnSampler {
 
 class QcnCp final : public SwitchMechanism {
  public:
+  static constexpr const SlotSpec* kSlots[] = {&kQcnCnmSlot};
   QcnCp(const QcnCpParams& p, Switch& sw, Network& net);
   unsigned packet_hooks() const override { return kOnEnqueue; }
   void on_enqueue(const Port& egress, const Packet& p) override;
@@ -82,6 +85,7 @@ class QcnCp final : public SwitchMechanism {
   Switch& sw_;
   Network& net_;
   std::vector<Queue> queues_;  // per (port, priority)
+  Slot<QcnCnm> cnm_;
 };
 
 }  // namespace lossless

@@ -8,7 +8,11 @@
 namespace lossless {
 
 QcnSender::QcnSender(const QcnRpParams& p, SenderQp& qp, const CcEnv& env)
-    : p_(p), qp_(qp), sim_(env.sim), timer_(Timer::bind<QcnSender, &QcnSender::on_timer>(this)) {}
+    : p_(p),
+      qp_(qp),
+      sim_(env.sim),
+      timer_(Timer::bind<QcnSender, &QcnSender::on_timer>(this)),
+      cnm_(env.slots.bind(kQcnCnmSlot)) {}
 
 void QcnSender::on_finish() { timer_.cancel(); }
 
@@ -18,7 +22,7 @@ void QcnSender::set_rate(double cr) {
 
 void QcnSender::on_packet(const Packet& p) {
   if (p.type != kQcnCnm) return;
-  const unsigned fb = p.ext<QcnCnm>().fb;
+  const unsigned fb = p.ext(cnm_).fb;
   if (fb == 0) return;
   if (!limited_ || p_.clamp_target_rate || byte_stage_since_cut_) tr_ = qp_.rate_bps;
   limited_ = true;

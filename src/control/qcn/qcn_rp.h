@@ -9,6 +9,7 @@
 #pragma once
 #include <cstdint>
 
+#include "control/qcn/qcn_cp.h"
 #include "core/params.h"
 #include "core/timer.h"
 #include "net/congestion_control.h"
@@ -55,6 +56,7 @@ struct QcnRpParams {
 
 class QcnSender final : public CongestionControl {
  public:
+  static constexpr const SlotSpec* kSlots[] = {&kQcnCnmSlot};
   QcnSender(const QcnRpParams& p, SenderQp& qp, const CcEnv& env);
   void on_packet(const Packet& p) override;
   void on_sent(Packet& data) override;
@@ -76,6 +78,7 @@ class QcnSender final : public CongestionControl {
   std::uint64_t byte_stage_ = 0, timer_stage_ = 0;
   std::int64_t bytes_left_ = 0;
   Timer timer_;
+  Slot<QcnCnm> cnm_;
 };
 
 }  // namespace lossless

@@ -22,10 +22,10 @@ TEST(QcnCp, FeedbackFromQueueOffsetAndGrowthQuantisedToSixBits) {
 
 using Harness = test::CcHarness<QcnRpParams, QcnSender>;
 
-Packet cnm(unsigned fb) {
+Packet cnm(Harness& h, unsigned fb) {
   Packet p;
   p.type = kQcnCnm;
-  p.ext_init<QcnCnm>() = {1, static_cast<std::uint8_t>(fb)};
+  p.ext_init(h.slot(kQcnCnmSlot)) = {1, static_cast<std::uint8_t>(fb)};
   return p;
 }
 
@@ -40,7 +40,7 @@ TEST(QcnRp, CutByFeedbackThenFastRecoveryThenActiveIncrease) {
   Harness h(QcnRpParams{});
   EXPECT_FALSE(h.cc().limited());
   send(h, 150'000);  // no limiter yet: the byte counter is idle
-  h.cc().on_packet(cnm(63));
+  h.cc().on_packet(cnm(h, 63));
   EXPECT_TRUE(h.cc().limited());
   EXPECT_DOUBLE_EQ(h.cc().target_rate_bps(), 100e9);
   EXPECT_DOUBLE_EQ(h.qp().rate_bps, 100e9 * (1 - 63.0 / 128));
@@ -53,19 +53,19 @@ TEST(QcnRp, CutByFeedbackThenFastRecoveryThenActiveIncrease) {
     EXPECT_DOUBLE_EQ(h.cc().target_rate_bps(), 100e9);
   }
   // A CNM of the same cycle (a byte stage happened) resets TR to CR before the cut.
-  h.cc().on_packet(cnm(32));
+  h.cc().on_packet(cnm(h, 32));
   EXPECT_DOUBLE_EQ(h.cc().target_rate_bps(), cr);
   EXPECT_DOUBLE_EQ(h.qp().rate_bps, cr * (1 - 32.0 / 128));
   // A second CNM before any stage keeps TR.
-  h.cc().on_packet(cnm(8));
+  h.cc().on_packet(cnm(h, 8));
   EXPECT_DOUBLE_EQ(h.cc().target_rate_bps(), cr);
 }
 
 // A cut, one fast-recovery stage, and a second cut: TR = CR below line rate, both counters at 0.
 double cut_twice(Harness& h) {
-  h.cc().on_packet(cnm(63));
+  h.cc().on_packet(cnm(h, 63));
   send(h, 150'000);
-  h.cc().on_packet(cnm(63));
+  h.cc().on_packet(cnm(h, 63));
   return h.cc().target_rate_bps();
 }
 
@@ -103,7 +103,7 @@ TEST(QcnRp, LimiterReleasedWithinOneAdditiveStepOfLineRate) {
   QcnRpParams p;
   p.timer = 1 * kPsPerUs;
   Harness h(p);
-  h.cc().on_packet(cnm(1));
+  h.cc().on_packet(cnm(h, 1));
   EXPECT_TRUE(h.cc().limited());
   // Fast recovery toward TR = line rate: the gap halves each timer stage until it is below R_AI.
   h.sim.run(h.sim.now() + 100 * kPsPerUs);

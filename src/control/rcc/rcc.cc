@@ -1,5 +1,6 @@
 #include "control/rcc/rcc.h"
 
+#include <cinttypes>
 #include <cmath>
 #include <iterator>
 
@@ -25,6 +26,8 @@ RccFlowRules::Config rules_config(const RccParams& p, TimePs base_ps, Bytes mtu_
   c.kp = p.kp;
   c.kd = p.kd;
   c.mtu_bytes = static_cast<double>(mtu_bytes);
+  c.entry_from_sample = p.entry_derivative == "sample";
+  c.anti_windup = p.anti_windup;
   c.ewa = p.ewa_on();
   c.pid = p.pid_on();
   return c;
@@ -41,11 +44,23 @@ RccFlowRules::RccFlowRules(const Config& c, double initial_window_bytes)
       window_(initial_window_bytes) {}
 
 bool RccFlowRules::on_sample(double delay_s, bool last_hop_busy, double cap_bytes) {
+  if (!in_pid_) {
+    // Until the PID runs, E_prev follows the measurements: at entry it is the last measured delay's error
+    // (paper Table I: last_rtt, "the last measured RTT"; no sample before: this one's), or 0
+    // (entry_derivative: zero).
+    e_prev_ = c_.entry_from_sample ? (sampled_ ? last_delay_s_ : delay_s) - target_s_ : 0;
+    sampled_ = true;
+  }
   last_delay_s_ = delay_s;
   if (in_pid_) {
     // Once in PID, for the rest of the flow (switching back and forth would make the queue oscillate); the
     // PID's window stays under the EWA share.
-    window_ = std::min(window_, cap_bytes);
+    if (window_ > cap_bytes) {
+      window_ = cap_bytes;
+      held_ = Held::kCap;
+    } else if (held_ == Held::kCap && window_ < cap_bytes) {
+      held_ = Held::kNone;  // the share grew: the window is the PID's again
+    }
     return false;
   }
   if (c_.ewa && last_hop_busy) {
@@ -72,7 +87,62 @@ void RccFlowRules::pid_step(double cap_bytes) {
   const double e = last_delay_s_ - target_s_;
   u_ += c_.kp * e + c_.kd * (e - e_prev_);
   e_prev_ = e;
-  window_ = std::min(std::max(window_ * (1 - std::tanh(u_)), c_.mtu_bytes), cap_bytes);
+  const double w = window_ * (1 - std::tanh(u_));
+  held_ = w <= c_.mtu_bytes ? Held::kFloor : w > cap_bytes ? Held::kCap : Held::kNone;
+  const double applied = std::min(std::max(w, c_.mtu_bytes), cap_bytes);
+  if (c_.anti_windup && held_ != Held::kNone) {
+    // Back-calculation (not in the paper): U becomes the factor that yields the window applied, so it does
+    // not keep integrating while the window is held at the floor or the cap.
+    constexpr double kEdge = 1 - 1e-9;
+    u_ = std::atanh(std::clamp(1 - applied / window_, -kEdge, kEdge));
+  }
+  window_ = applied;
+  ++steps_;
+  if (held_ == Held::kFloor) ++floor_steps_;
+  max_u_ = std::max(max_u_, u_);
+}
+
+// --- the trace
+
+void RccTrace::update(TimePs now, const RccFlowRules& r) {
+  if (closed || !r.in_pid()) return;
+  if (entry_ps == kTimeNever) {
+    entry_ps = last_ps = now;
+    entry_delay_s = r.last_delay_s();
+  } else if (held == RccFlowRules::Held::kFloor) {
+    floor_ps += now - last_ps;
+  } else if (held == RccFlowRules::Held::kCap) {
+    cap_ps += now - last_ps;
+  }
+  last_ps = now;
+  held = r.held();
+}
+
+void RccTrace::close(TimePs now) {
+  if (closed) return;
+  if (entry_ps != kTimeNever) {
+    if (held == RccFlowRules::Held::kFloor) floor_ps += now - last_ps;
+    if (held == RccFlowRules::Held::kCap) cap_ps += now - last_ps;
+    last_ps = now;
+  }
+  closed = true;
+}
+
+const char* RccTrace::header() {
+  return "flow_id,pid_entry_ns,entry_delay_ns,pid_ns,floor_ns,cap_ns,pid_steps,floor_steps,max_u,last_u,"
+         "last_window_bytes\n";
+}
+
+void RccTrace::write_row(std::FILE* out, const RccFlowRules& r) const {
+  if (entry_ps == kTimeNever) {
+    std::fprintf(out, ",,,,,,0,0,0,0,%.1f\n", r.window_bytes());
+    return;
+  }
+  std::fprintf(out, ",%.3f,%.3f,%.3f,%.3f,%.3f,%" PRIu64 ",%" PRIu64 ",%.6g,%.6g,%.1f\n",
+               static_cast<double>(entry_ps) / 1e3, entry_delay_s * 1e9,
+               static_cast<double>(last_ps - entry_ps) / 1e3, static_cast<double>(floor_ps) / 1e3,
+               static_cast<double>(cap_ps) / 1e3, r.pid_steps(), r.floor_steps(), r.max_control_factor(),
+               r.control_factor(), r.window_bytes());
 }
 
 // --- per NIC
@@ -120,10 +190,12 @@ RccReceiver::RccReceiver(const RccParams& p, ReceiverContext&, const Flow& flow,
       flow_bytes_(flow.size_bytes),
       base_rtt_ps_(env.data_one_way_ps + env.ack_one_way_ps),
       bdp_bytes_(bdp_bytes(nic_.rate_bps(), base_rtt_ps_)),
-      rules_(rules_config(p, env.data_one_way_ps, env.nic.mtu_bytes), bdp_bytes_),
+      rules_(rules_config(p, p.base == "rtt" ? base_rtt_ps_ : env.data_one_way_ps, env.nic.mtu_bytes),
+             bdp_bytes_),
       pid_timer_(Timer::bind<RccReceiver, &RccReceiver::on_pid_timer>(this)),
       window_(bdp_bytes_),
-      count_payload_(p.received_bytes == "payload") {
+      count_payload_(p.received_bytes == "payload"),
+      fields_(env.slots.bind(kRccFields)) {
   nic_.keep_at_least(base_rtt_ps_);
 }
 
@@ -150,13 +222,17 @@ void RccReceiver::on_data(const Packet& data) {
     window_ = cap;
     return;
   }
-  const double delay_ps = static_cast<double>(nic_.clock_reading(now) - data.ext<RccFields>().stamp_ps);
+  const double delay_ps = static_cast<double>(nic_.clock_reading(now) - data.ext(fields_).stamp_ps);
   if (rules_.on_sample(seconds(delay_ps), busy_, cap) && !done_) pid_timer_.arm_after(sim_, base_rtt_ps_);
   window_ = rules_.window_bytes();
+  if (p_.trace) {
+    trace_.update(now, rules_);
+    if (done_) trace_.close(now);
+  }
 }
 
 void RccReceiver::on_ack(Packet& ack) {
-  RccFields& f = ack.type == PacketType::kAck ? ack.ext<RccFields>() : ack.ext_init<RccFields>();
+  RccFields& f = ack.type == PacketType::kAck ? ack.ext(fields_) : ack.ext_init(fields_);
   f.window_bytes = window_;
   f.last_hop_busy = busy_;
 }
@@ -164,6 +240,7 @@ void RccReceiver::on_ack(Packet& ack) {
 void RccReceiver::on_pid_timer() {
   rules_.pid_step(cap_bytes());
   window_ = rules_.window_bytes();
+  if (p_.trace) trace_.update(sim_.now(), rules_);
   pid_timer_.arm_after(sim_, base_rtt_ps_);
 }
 
@@ -179,18 +256,17 @@ RccSender::RccSender(const RccParams& p, SenderQp& qp, const CcEnv& env)
       mtu_bytes_(static_cast<double>(env.nic.mtu_bytes)),
       rules_(rules_config(p, base_rtt_ps_, env.nic.mtu_bytes), bdp_bytes(qp.line_rate_bps, base_rtt_ps_)),
       pid_timer_(Timer::bind<RccSender, &RccSender::on_pid_timer>(this)),
-      cap_bytes_(bdp_bytes(qp.line_rate_bps, base_rtt_ps_)) {
+      cap_bytes_(bdp_bytes(qp.line_rate_bps, base_rtt_ps_)),
+      fields_(env.slots.bind(kRccFields)) {
   // Starts at line rate (the NIC's) with one line-rate BDP in flight.
   qp.window_bytes = static_cast<Bytes>(std::ceil(cap_bytes_));
 }
 
-void RccSender::on_sent(Packet& data) {
-  data.ext_init<RccFields>().stamp_ps = nic_.clock_reading(sim_.now());
-}
+void RccSender::on_sent(Packet& data) { data.ext_init(fields_).stamp_ps = nic_.clock_reading(sim_.now()); }
 
 void RccSender::on_ack(const Packet& ack) {
   if (ack.type != PacketType::kAck) return;
-  const RccFields& f = ack.ext<RccFields>();
+  const RccFields& f = ack.ext(fields_);
   if (!p_.sender_side()) {
     apply(f.window_bytes);
     return;
@@ -200,6 +276,12 @@ void RccSender::on_ack(const Packet& ack) {
   const double rtt_s = seconds(static_cast<double>(sim_.now() - ack.sent_ps));
   if (rules_.on_sample(rtt_s, f.last_hop_busy, cap_bytes_)) pid_timer_.arm_after(sim_, base_rtt_ps_);
   apply(rules_.window_bytes());
+  if (p_.trace) trace_.update(sim_.now(), rules_);
+}
+
+void RccSender::on_finish() {
+  pid_timer_.cancel();
+  if (p_.trace) trace_.close(sim_.now());
 }
 
 void RccSender::apply(double window_bytes) {
@@ -212,6 +294,7 @@ void RccSender::apply(double window_bytes) {
 void RccSender::on_pid_timer() {
   rules_.pid_step(cap_bytes_);
   apply(rules_.window_bytes());
+  if (p_.trace) trace_.update(sim_.now(), rules_);
   qp_.nic->on_qp_unblocked();
   pid_timer_.arm_after(sim_, base_rtt_ps_);
 }

@@ -21,6 +21,7 @@ RccFlowRules::Config config(bool ewa = true, bool pid = true) {
   c.kp = 1e4;
   c.kd = 1e5;
   c.mtu_bytes = 1000;
+  c.entry_from_sample = false;  // E(t-1) = 0 at entry: the first step's U is (Kp + Kd) E
   c.ewa = ewa;
   c.pid = pid;
   return c;
@@ -114,6 +115,84 @@ TEST(RccRules, PidWindowIsFlooredAtOneMtuAndCappedByTheShare) {
   EXPECT_DOUBLE_EQ(r.window_bytes(), 20'000);
 }
 
+TEST(RccRules, EntryDerivativeFromTheLastMeasuredDelay) {
+  RccFlowRules::Config c = config();
+  c.entry_from_sample = true;
+  RccFlowRules r(c, 50'000);
+  r.on_sample(2.5 * kUs, false, 50'000);
+  r.on_sample(2.8 * kUs, false, 50'000);
+  ASSERT_TRUE(r.on_sample(3 * kUs, false, 50'000));
+  // E(t-1) is the error of the sample before (2.8 us), not 0: U = Kp E + Kd (E - E_prev), no kick of Kd E.
+  const double e = 0.8 * kUs, e_prev = 0.6 * kUs;
+  EXPECT_NEAR(r.control_factor(), 1e4 * e + 1e5 * (e - e_prev), 1e-12);
+  // With n = 1 the entry sample is the first: no sample before, no derivative term.
+  c.n = 1;
+  RccFlowRules first(c, 50'000);
+  ASSERT_TRUE(first.on_sample(3 * kUs, false, 50'000));
+  EXPECT_NEAR(first.control_factor(), 1e4 * e, 1e-12);
+}
+
+TEST(RccRules, AntiWindupStopsTheIntegralAtTheFloor) {
+  RccFlowRules::Config c = config();
+  c.anti_windup = true;
+  RccFlowRules r(c, 50'000);
+  for (int i = 0; i < 3; ++i) r.on_sample(100 * kUs, false, 50'000);  // a deep queue: the floor at once
+  ASSERT_TRUE(r.in_pid());
+  EXPECT_DOUBLE_EQ(r.window_bytes(), 1000);
+  EXPECT_EQ(r.held(), RccFlowRules::Held::kFloor);
+  // U is the factor that took 50 KB to 1 KB, not the ~10 the error integrated to.
+  EXPECT_NEAR(r.control_factor(), std::atanh(1 - 1000.0 / 50'000), 1e-9);
+  for (int i = 0; i < 5; ++i) r.pid_step(50'000);  // the queue stays: held at the floor, U = 0
+  EXPECT_NEAR(r.control_factor(), 0, 1e-9);
+  EXPECT_EQ(r.floor_steps(), 6u);
+  // The path empties: the window grows at the next step (without anti-windup U would first unwind ~10).
+  r.on_sample(2.0 * kUs, false, 50'000);
+  r.pid_step(50'000);
+  EXPECT_LT(r.control_factor(), 0);
+  EXPECT_GT(r.window_bytes(), 1000);
+  EXPECT_EQ(r.held(), RccFlowRules::Held::kNone);
+  // Held at the cap: U stays at the factor that reaches the cap instead of running to -infinity.
+  for (int i = 0; i < 200; ++i) r.pid_step(50'000);
+  EXPECT_DOUBLE_EQ(r.window_bytes(), 50'000);
+  EXPECT_EQ(r.held(), RccFlowRules::Held::kCap);
+  EXPECT_NEAR(r.control_factor(), 0, 1e-9);
+  EXPECT_EQ(r.pid_steps(), 207u);
+}
+
+// The behaviour issue 25 settled: after a long in-network episode has put the window on the one-MTU floor
+// (the analysis' gains cut slowly: U grows by 16 x E per step, so it takes a few hundred steps of 20 us), the
+// window leaves the floor as soon as the queue is gone with the defaults (base RTT, Kp 16, Kd 7e3): the
+// error at an empty queue is one-way - 1.1 x base RTT, about -0.6 x base RTT, and the integral 16 x sum(E)
+// stays small. With the one-way base and the evaluation's gains the integral of the episode (1e4 x sum(E))
+// must first unwind at 1e4 x 0.1 x one-way per step: the window sits at the floor for hundreds of steps.
+TEST(RccRules, WindowLeavesTheFloorWhenTheQueueIsGoneWithTheDefaultsNotWithTheOldReadings) {
+  const double one_way = 6.25 * kUs, rtt = 12.27 * kUs;  // the fat tree's cross-pod path
+  RccFlowRules::Config now = config();
+  now.base_s = rtt;
+  now.kp = 16;
+  now.kd = 7e3;
+  now.entry_from_sample = true;
+  RccFlowRules::Config before = config();
+  before.base_s = one_way;
+  auto episode = [&](RccFlowRules& r) {
+    for (int i = 0; i < 3; ++i) r.on_sample(one_way + 20 * kUs, false, 150'000);  // 250 KB of queue at 100G
+    EXPECT_TRUE(r.in_pid());
+    for (int i = 0; i < 400; ++i) r.pid_step(150'000);  // 400 base RTTs (5 ms) of it
+    EXPECT_EQ(r.held(), RccFlowRules::Held::kFloor);
+    r.on_sample(one_way, false, 150'000);  // the queue is gone
+    int steps = 0;
+    while (r.held() == RccFlowRules::Held::kFloor && steps < 2000) r.pid_step(150'000), ++steps;
+    return steps;
+  };
+  RccFlowRules a(now, 150'000), b(before, 150'000);
+  EXPECT_LE(episode(a), 1);
+  EXPECT_GT(episode(b), 300);
+  // From the floor back to the share within a few hundred base RTTs (about 3.5 % per step).
+  int steps = 0;
+  while (a.held() != RccFlowRules::Held::kCap && steps < 1000) a.pid_step(150'000), ++steps;
+  EXPECT_LT(steps, 300);
+}
+
 TEST(RccRules, WithoutPidAlwaysTheShareWithoutEwaAlwaysDetection) {
   RccFlowRules ewa_only(config(true, false), 50'000);
   for (int i = 0; i < 10; ++i) EXPECT_FALSE(ewa_only.on_sample(10 * kUs, false, 30'000));
@@ -140,6 +219,7 @@ struct RccNet {
   }
   RccReceiver& rx(std::uint32_t id) { return *static_cast<RccReceiver*>(net.receiver(id).control); }
   RccNic& nic(std::uint32_t host) { return *static_cast<RccNic*>(net.nic(host).control()); }
+  Slot<RccFields> fields() const { return net.slots().bind(kRccFields); }
   // A data packet of flow `id` at byte `seq`, sent `one_way` ago.
   void deliver(std::uint32_t id, Bytes seq, TimePs one_way) {
     Packet p;
@@ -149,7 +229,7 @@ struct RccNet {
     p.payload_bytes = 1000;
     p.wire_bytes = 1048;
     p.sent_ps = net.sim().now() - one_way;
-    p.ext_init<RccFields>().stamp_ps = static_cast<std::int64_t>(p.sent_ps);
+    p.ext_init(fields()).stamp_ps = static_cast<std::int64_t>(p.sent_ps);
     net.receiver(id).control->on_data(p);
   }
   // Moves the clock on by `dt` (running what falls due), also when nothing is pending.
@@ -200,33 +280,48 @@ TEST(RccReceiverRules, AckCarriesTheWindow) {
   t.deliver(1, 0, kDataOneWay);
   Packet ack;
   ack.type = PacketType::kAck;
-  ack.ext_init<RccFields>().stamp_ps = 0;
+  ack.ext_init(t.fields()).stamp_ps = 0;
   t.rx(1).on_ack(ack);
-  EXPECT_NEAR(ack.ext<RccFields>().window_bytes, kBdp / 2, 1e-6);
+  EXPECT_NEAR(ack.ext(t.fields()).window_bytes, kBdp / 2, 1e-6);
 }
 
 TEST(RccReceiverRules, OneWayDelayDetectsInNetworkCongestionAndThePidRunsOncePerBaseRtt) {
   RccNet t(2, {flow(1, 0, 100'000'000)});
-  // One packet per base RTT: the host receives far less than eta C base_rtt, so delay decides. The queue
-  // adds 1 us (over base x 1.2 = 2.6 us).
+  // Defaults: RTT_base = the base RTT (threshold 1.2, target 1.1 x kBaseRtt, compared with the one-way
+  // delay), Kp 16, Kd 7e3, E(t-1) at entry from the sample before. One packet per base RTT: the host
+  // receives far less than eta C base_rtt, so delay decides. The queue adds 4 us: one way 6.17 us, over
+  // 1.2 x 4.33 us = 5.2 us.
+  const TimePs delay = kDataOneWay + 4 * kPsPerUs;
   for (int i = 0; i < 2; ++i) {
-    t.deliver(0, 1000 * i, kDataOneWay + kPsPerUs);
+    t.deliver(0, 1000 * i, delay);
     t.advance(kBaseRtt);
   }
   EXPECT_FALSE(t.rx(0).rules().in_pid());
-  t.deliver(0, 2000, kDataOneWay + kPsPerUs);
+  t.deliver(0, 2000, delay);
   ASSERT_TRUE(t.rx(0).rules().in_pid());
-  const double base_s = static_cast<double>(kDataOneWay) * 1e-12;
-  const double e = 1e-6 - 0.1 * base_s;  // d - base x 1.1
-  EXPECT_NEAR(t.rx(0).rules().control_factor(), (1e4 + 1e5) * e, 1e-9);
+  const double e = static_cast<double>(delay) * 1e-12 - 1.1 * static_cast<double>(kBaseRtt) * 1e-12;
+  EXPECT_NEAR(t.rx(0).rules().control_factor(), 16 * e, 1e-12);  // the same delay before: no derivative
   // The timer takes the next step one base RTT later, from the latest sample.
   const double u1 = t.rx(0).rules().control_factor();
   t.advance(kBaseRtt - 1);
   EXPECT_DOUBLE_EQ(t.rx(0).rules().control_factor(), u1);
   t.advance(1);
-  EXPECT_NEAR(t.rx(0).rules().control_factor(), u1 + 1e4 * e, 1e-9);
+  EXPECT_NEAR(t.rx(0).rules().control_factor(), u1 + 16 * e, 1e-12);
   t.advance(kBaseRtt);
-  EXPECT_NEAR(t.rx(0).rules().control_factor(), u1 + 2e4 * e, 1e-9);
+  EXPECT_NEAR(t.rx(0).rules().control_factor(), u1 + 32 * e, 1e-12);
+  // The one-way reading (paper §III-C) detects 1 us of queueing, which the default does not.
+  RccParams one_way;
+  one_way.base = "one_way";
+  RccNet o(2, {flow(1, 0, 100'000'000)}, one_way);
+  RccNet r(2, {flow(1, 0, 100'000'000)});
+  for (int i = 0; i < 3; ++i) {
+    o.deliver(0, 1000 * i, kDataOneWay + kPsPerUs);
+    r.deliver(0, 1000 * i, kDataOneWay + kPsPerUs);
+    o.advance(kBaseRtt);
+    r.advance(kBaseRtt);
+  }
+  EXPECT_TRUE(o.rx(0).rules().in_pid());
+  EXPECT_FALSE(r.rx(0).rules().in_pid());
 }
 
 TEST(RccReceiverRules, SaturatedLastHopIsLastHopCongestion) {
@@ -249,6 +344,49 @@ TEST(RccReceiverRules, SaturatedLastHopIsLastHopCongestion) {
     t.advance(10 * 1048 * 80);
   }
   EXPECT_TRUE(t.rx(0).rules().in_pid());
+}
+
+TEST(RccReceiverRules, BaseIsTheRoundTripOrTheOneWayDelay) {
+  RccParams rtt;
+  rtt.base = "rtt";
+  RccNet a(2, {flow(1, 0, 100'000'000)}, rtt);
+  EXPECT_NEAR(a.rx(0).rules().threshold_s(), 1.2 * static_cast<double>(kBaseRtt) * 1e-12, 1e-15);
+  EXPECT_NEAR(a.rx(0).rules().target_s(), 1.1 * static_cast<double>(kBaseRtt) * 1e-12, 1e-15);
+  RccParams one_way;
+  one_way.base = "one_way";
+  RccNet b(2, {flow(1, 0, 100'000'000)}, one_way);
+  EXPECT_NEAR(b.rx(0).rules().threshold_s(), 1.2 * static_cast<double>(kDataOneWay) * 1e-12, 1e-15);
+  // RCC-sender measures the RTT: its base is the round trip whatever `base` says.
+  one_way.variant = "sender";
+  RccNet c(2, {flow(1, 0, 100'000'000)}, one_way);
+  EXPECT_NEAR(static_cast<RccSender*>(c.net.qp(0).cc)->rules().threshold_s(),
+              1.2 * static_cast<double>(kBaseRtt) * 1e-12, 1e-15);
+}
+
+TEST(RccTraceRows, TimeAtTheFloorAndAtTheCapWhileInPid) {
+  RccParams p;
+  p.base = "one_way";
+  p.kp = 1e4;  // the evaluation's gains with E(t-1) = 0: the first step goes to the floor
+  p.kd = 1e5;
+  p.entry_derivative = "zero";
+  p.trace = true;
+  RccNet t(2, {flow(1, 0, 100'000'000)}, p);
+  // Three samples 100 us over base: in PID, the first step takes the window to the floor.
+  Bytes seq = 0;
+  for (int i = 0; i < 3; ++i) {
+    t.deliver(0, seq, kDataOneWay + 100 * kPsPerUs);
+    seq += 1000;
+  }
+  ASSERT_TRUE(t.rx(0).rules().in_pid());
+  const TimePs entry = t.net.sim().now();
+  EXPECT_EQ(t.rx(0).trace().entry_ps, entry);
+  EXPECT_EQ(t.rx(0).rules().held(), RccFlowRules::Held::kFloor);
+  t.advance(10 * kBaseRtt);  // ten PID steps at the floor (the last sample stays 100 us over)
+  t.deliver(0, seq, kDataOneWay + 100 * kPsPerUs);
+  EXPECT_EQ(t.rx(0).trace().floor_ps, t.net.sim().now() - entry);
+  EXPECT_EQ(t.rx(0).trace().cap_ps, 0u);
+  EXPECT_EQ(t.rx(0).rules().pid_steps(), 11u);
+  EXPECT_EQ(t.rx(0).rules().floor_steps(), 11u);
 }
 
 TEST(RccNicState, BytesReceivedOverASlidingWindow) {
@@ -276,19 +414,19 @@ TEST(RccSenderRules, WindowAndPaceFromTheAck) {
   Packet ack;
   ack.type = PacketType::kAck;
   ack.seq = 0;
-  ack.ext_init<RccFields>().window_bytes = kBdp / 4;
+  ack.ext_init(t.fields()).window_bytes = kBdp / 4;
   qp.cc->on_ack(ack);
   EXPECT_EQ(qp.window_bytes, static_cast<Bytes>(std::ceil(kBdp / 4)));
   EXPECT_NEAR(qp.rate_bps, 25e9, 1);
   // A share under one packet: the window lets one packet out, the pace follows the share.
-  ack.ext<RccFields>().window_bytes = 100;
+  ack.ext(t.fields()).window_bytes = 100;
   qp.cc->on_ack(ack);
   EXPECT_EQ(qp.window_bytes, 1000u);
   EXPECT_NEAR(qp.rate_bps, 100 * 8 / (static_cast<double>(kBaseRtt) * 1e-12), 1);
   // A NACK carries no window.
   Packet nack;
   nack.type = PacketType::kNack;
-  nack.ext_init<RccFields>().window_bytes = 1e9;
+  nack.ext_init(t.fields()).window_bytes = 1e9;
   qp.cc->on_ack(nack);
   EXPECT_EQ(qp.window_bytes, 1000u);
 }
@@ -330,7 +468,7 @@ TEST(RccSenderVariant, RttAndPidAtTheSender) {
   auto& sender = *static_cast<RccSender*>(qp.cc);
   Packet ack;
   ack.type = PacketType::kAck;
-  ack.ext_init<RccFields>() = {0, kBdp, false};
+  ack.ext_init(t.fields()) = {0, kBdp, false};
   for (int i = 0; i < 3; ++i) {
     t.advance(kBaseRtt);
     ack.sent_ps = t.net.sim().now() - kBaseRtt - 2 * kPsPerUs;  // RTT 2 us over base (> base x 1.2)

@@ -121,48 +121,28 @@ class RcmMechanism::Gate final : public VoqGate {
 
 class RcmMechanism::Sar final : public RoutingPolicy {
  public:
-  Sar(RcmMechanism& m, std::uint64_t ecmp_seed) : m_(m), seed_(ecmp_seed) {}
+  Sar(RcmMechanism& m, std::uint64_t ecmp_seed)
+      : m_(m), seed_(ecmp_seed), table_(m.p_.sar_hold, m.p_.sar_flows == "new") {}
   std::uint16_t choose(const Packet& p, const std::uint16_t* cand, std::uint32_t n) override {
     // ECMP unless the switch is in a congestion region (and for everything but data).
     const std::uint16_t ecmp = cand[ecmp_pick(p.ecmp_hash, seed_, n)];
     if (p.type != PacketType::kData || p.priority == kControlPriority) return ecmp;
     const TimePs now = m_.sw_.sim().now();
     const bool region = m_.in_region(now);
-    if (!region && sticky_.empty()) return ecmp;
-    std::uint16_t current = ecmp;
-    auto it = sticky_.find(p.flow_id);
-    if (it != sticky_.end()) {
-      if (it->second.until > now) return it->second.port;
-      current = it->second.port;
-    }
-    if (!region) {
-      if (it != sticky_.end()) sticky_.erase(it);
-      return ecmp;
-    }
-    std::uint16_t best = current;
-    if (!m_.seen_harmful(current, p.flow_id, now)) {
-      // The least congested next hop by regional degree; the current one wins ties.
-      double best_degree = m_.regional_degree(current, now);
-      for (std::uint32_t i = 0; i < n; ++i) {
-        const double d = m_.regional_degree(cand[i], now);
-        if (d < best_degree) {
-          best = cand[i];
-          best_degree = d;
-        }
-      }
-    }
-    sticky_[p.flow_id] = {best, now + m_.p_.sar_hold};
-    return best;
+    if (!region && table_.empty()) return ecmp;
+    // The message's first and last packets (RoCEv2's BTH opcodes First / Last, Only for both).
+    const bool first = p.seq == 0;
+    const bool last = p.seq + p.payload_bytes >= m_.net_.flow(p.flow_id).size_bytes;
+    return table_.choose(
+        p.flow_id, first, last, ecmp, cand, n, region, now,
+        [&](std::uint16_t port) { return m_.regional_degree(port, now); },
+        [&](std::uint16_t port) { return m_.seen_harmful(port, p.flow_id, now); });
   }
 
  private:
-  struct Choice {
-    std::uint16_t port;
-    TimePs until;
-  };
   RcmMechanism& m_;
   std::uint64_t seed_;
-  std::unordered_map<std::uint32_t, Choice> sticky_;
+  SarTable table_;
 };
 
 RcmMechanism::RcmMechanism(const RcmParams& p, Switch& sw, Network& net)
@@ -171,7 +151,8 @@ RcmMechanism::RcmMechanism(const RcmParams& p, Switch& sw, Network& net)
       net_(net),
       periodic_cfr_(p.cfr_sampling == "periodic"),
       strict_window_(p.window_mode == "strict"),
-      rng_(net.seed(), "rcm", sw.index()) {
+      rng_(net.seed(), "rcm", sw.index()),
+      cn_(net.slots().bind(kRcmCnFields)) {
   const std::size_t n = sw.ports.size();
   for (Port& port : sw.ports) {
     auto* q = dynamic_cast<VoqQueues*>(port.custom_queues);
@@ -364,7 +345,7 @@ void RcmMechanism::send_cn(std::uint16_t in_port, std::uint16_t out_port, std::u
   cn->priority = kControlPriority;
   cn->ecn_capable = false;
   cn->wire_bytes = static_cast<std::uint32_t>(p_.cn_size + ids.size() * p_.cn_id_size);
-  RcmCnFields& f = cn->ext_init<RcmCnFields>();
+  RcmCnFields& f = cn->ext_init(cn_);
   f.fb_q = fb_q;
   f.n_ids = static_cast<std::uint8_t>(ids.size());
   std::copy(ids.begin(), ids.end(), f.ids);
@@ -376,7 +357,7 @@ void RcmMechanism::send_cn(std::uint16_t in_port, std::uint16_t out_port, std::u
 bool RcmMechanism::on_packet(Port& in, Packet* p) {
   if (p->type != kRcmCn) return false;
   const TimePs now = sw_.sim().now();
-  const RcmCnFields& f = p->ext<RcmCnFields>();
+  const RcmCnFields& f = p->ext(cn_);
   const std::uint16_t port = in.index;
   PortState& s = ports_[port];
   const TimePs until = now + p_.remote_hold;

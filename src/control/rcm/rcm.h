@@ -23,6 +23,9 @@
 //    is in a congestion region (a local flag, or >= `sar_cn_threshold` CNs within `sar_window`), a data
 //    packet of a non-harmful flow goes to the shortest-path next hop with the smallest regional degree; a
 //    harmful flow (in the CAM or named by a CN at its port) keeps its path; a choice holds for `sar_hold`.
+//    The paper steers "non-congested or new flows", so a flow with packets in flight may move and arrive out
+//    of order (its receiver NACKs and the sender goes back N, unless nic.out_of_order is place);
+//    `sar_flows: new` steers only first packets.
 // End-to-end congestion control (DCQCN) stays on: RCM only acts inside the fabric.
 #pragma once
 #include <cstdint>
@@ -61,11 +64,18 @@ struct RcmParams {
   std::uint64_t sar_cn_threshold = 3;
   TimePs sar_window = 50 * kPsPerUs;
   TimePs sar_hold = 100 * kPsPerUs;
+  std::string sar_flows = "all";
   Bytes cn_size = 64;
   Bytes cn_id_size = 13;
   std::uint64_t cn_max_ids = 16;
   bool trace = false;
 
+  // SAR steering flows under way reorders their packets (nic.rto auto arms the timeout with go-back-N).
+  MechanismHints hints() const {
+    MechanismHints h;
+    h.moves_flows = sar && sar_flows == "all";
+    return h;
+  }
   template <class V>
   void visit(V& v) {
     v.real("q_eq_fraction", q_eq_fraction,
@@ -119,6 +129,11 @@ struct RcmParams {
             1000);
     v.time("sar_window", sar_window, "SAR: window for counting CNs (ours: 50us)");
     v.time("sar_hold", sar_hold, "SAR: how long a flow keeps a chosen next hop (ours: 100us)");
+    v.choice("sar_flows", sar_flows, {"all", "new"},
+             "SAR: the flows it steers: all = new and non-harmful flows, also those with packets in flight "
+             "(the paper §3.1, §3.4: 'non-congested or new flows'; a flow under way may then arrive out of "
+             "order: nic.out_of_order), new = only a flow's first packet is steered and the flow keeps that "
+             "next hop to its last packet (no reordering; our isolating option)");
     v.size("cn_size", cn_size, "wire bytes of a CN without flow ids (ours: 64B, a QCN CNM)");
     v.size("cn_id_size", cn_id_size, "wire bytes per flow id in a CN (an IPv4 5-tuple: 13B)");
     v.count("cn_max_ids", cn_max_ids, "most flow ids one CN carries (ours: 16)", 1, 32);
@@ -255,17 +270,90 @@ class RegionalWindow {
   bool has_new_fb_ = false;
 };
 
-// What a CN carries (the packet's scheme fields).
+// SAR's choices at one switch (paper §3.4). choose() gives the next hop of a data packet of `flow` while
+// the switch is in a congestion region (`region`) or still holds choices; `degree(port)` is a candidate's
+// regional degree Fb', `harmful(port)` whether the flow is harmful at that port (in its CAM or named by a CN
+// there). The least congested candidate wins, the current next hop wins ties; a harmful flow is never moved.
+//  - all flows (the paper's "non-congested or new flows"): a flow is (re)considered whenever it has no
+//    choice younger than `hold`, so a flow under way moves when a less congested next hop appears; outside a
+//    region an expired choice returns the flow to ECMP.
+//  - new flows only (`new_only`): only a flow's first packet (`first`) is steered, in a region; its choice
+//    holds until its last packet (`last`) has passed; any other packet keeps the next hop it has (the choice,
+//    or ECMP), so no flow with packets in flight ever moves. (A flow that started on ECMP and goes back to
+//    its first byte, a go-back-N after a loss, counts as new again.)
+class SarTable {
+ public:
+  SarTable(TimePs hold, bool new_only) : hold_(hold), new_only_(new_only) {}
+  bool empty() const { return choices_.empty(); }
+  std::size_t size() const { return choices_.size(); }
+  template <class Degree, class Harmful>
+  std::uint16_t choose(std::uint32_t flow, bool first, bool last, std::uint16_t ecmp,
+                       const std::uint16_t* cand, std::uint32_t n, bool region, TimePs now, Degree&& degree,
+                       Harmful&& harmful) {
+    auto it = choices_.find(flow);
+    if (new_only_) {
+      if (it != choices_.end()) {
+        const std::uint16_t port = it->second.port;
+        if (last) choices_.erase(it);
+        return port;
+      }
+      if (!first || !region) return ecmp;
+      const std::uint16_t best = least_congested(ecmp, cand, n, degree, harmful);
+      if (!last) choices_[flow] = {best, kTimeNever};
+      return best;
+    }
+    std::uint16_t current = ecmp;
+    if (it != choices_.end()) {
+      if (it->second.until > now) return it->second.port;
+      current = it->second.port;
+    }
+    if (!region) {
+      if (it != choices_.end()) choices_.erase(it);
+      return ecmp;
+    }
+    const std::uint16_t best = least_congested(current, cand, n, degree, harmful);
+    choices_[flow] = {best, now + hold_};
+    return best;
+  }
+
+ private:
+  template <class Degree, class Harmful>
+  static std::uint16_t least_congested(std::uint16_t current, const std::uint16_t* cand, std::uint32_t n,
+                                       Degree& degree, Harmful& harmful) {
+    if (harmful(current)) return current;
+    std::uint16_t best = current;
+    double best_degree = degree(current);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const double d = degree(cand[i]);
+      if (d < best_degree) {
+        best = cand[i];
+        best_degree = d;
+      }
+    }
+    return best;
+  }
+  struct Choice {
+    std::uint16_t port;
+    TimePs until;
+  };
+  TimePs hold_;
+  bool new_only_;
+  std::unordered_map<std::uint32_t, Choice> choices_;
+};
+
+// What a CN carries (RCM's packet slot on its link-local CN kind).
 struct RcmCnFields {
   static constexpr std::size_t kMaxIds = 32;
   std::uint8_t fb_q;
   std::uint8_t n_ids;
   std::uint32_t ids[kMaxIds];
 };
+inline constexpr PacketSlot<RcmCnFields> kRcmCnFields{"rcm.cn", {"rcm.cn"}};
 
 class RcmMechanism final : public SwitchMechanism {
  public:
   static constexpr const char* kRequiredArchitecture = "voq";
+  static constexpr const SlotSpec* kSlots[] = {&kRcmCnFields};
   RcmMechanism(const RcmParams& p, Switch& sw, Network& net);
   ~RcmMechanism() override;
   unsigned packet_hooks() const override { return kOnEnqueue | kOnDequeue | kOnPacket; }
@@ -349,6 +437,7 @@ class RcmMechanism final : public SwitchMechanism {
     std::size_t flows;
   };
   std::vector<TraceRow> trace_;
+  Slot<RcmCnFields> cn_;
 };
 
 }  // namespace lossless

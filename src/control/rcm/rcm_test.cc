@@ -169,5 +169,62 @@ TEST(RcmRegionalCc, EachNewFbCutsWcByFbTimesGd) {
   EXPECT_EQ(z.w_c(), 100'000u);
 }
 
+// SAR at one switch with two candidate next hops, 1 (ECMP's) and 2; port 1's regional degree is 40, port 2's
+// 10 unless a test changes them.
+struct SarFixture {
+  SarTable table;
+  std::uint16_t cand[2] = {1, 2};
+  double degree[3] = {0, 40, 10};
+  bool harmful = false;
+  std::uint16_t go(std::uint32_t flow, bool first, bool last, bool region, TimePs now) {
+    return table.choose(
+        flow, first, last, 1, cand, 2, region, now, [&](std::uint16_t port) { return degree[port]; },
+        [&](std::uint16_t) { return harmful; });
+  }
+};
+constexpr TimePs kHold = 100 * kPsPerUs;
+
+TEST(RcmSar, AllFlowsAFlowUnderWayMovesToTheLeastCongestedNextHop) {
+  // The paper's SAR (§3.4: "non-congested or new flows"): a flow already sending, with no choice yet, moves
+  // when the switch is in a region; the choice holds for sar_hold, then is made again.
+  SarFixture s{SarTable(kHold, false)};
+  EXPECT_EQ(s.go(7, false, false, false, 0), 1);  // no region: ECMP
+  EXPECT_EQ(s.go(7, false, false, true, 1), 2);   // in a region: moved although under way
+  s.degree[2] = 50;
+  EXPECT_EQ(s.go(7, false, false, true, kHold), 2);      // held
+  EXPECT_EQ(s.go(7, false, false, true, kHold + 1), 1);  // made again: back to the less congested port
+  // Outside the region an expired choice returns the flow to ECMP.
+  s.degree[2] = 10;
+  EXPECT_EQ(s.go(7, false, false, true, 3 * kHold), 2);
+  EXPECT_EQ(s.go(7, false, false, false, 5 * kHold), 1);
+  EXPECT_TRUE(s.table.empty());
+  // A harmful flow is never moved.
+  s.harmful = true;
+  EXPECT_EQ(s.go(8, false, false, true, 6 * kHold), 1);
+}
+
+TEST(RcmSar, NewFlowsOnlyNeverMovesAFlowWithPacketsInFlight) {
+  SarFixture s{SarTable(kHold, true)};
+  // A flow under way without a choice keeps its ECMP next hop, however congested, in a region or not.
+  EXPECT_EQ(s.go(7, true, false, false, 0), 1);
+  for (TimePs t : {TimePs{1}, kHold, 10 * kHold}) EXPECT_EQ(s.go(7, false, false, true, t), 1);
+  EXPECT_TRUE(s.table.empty());
+  // A new flow in a region is steered at its first packet and every later packet follows, also long after
+  // sar_hold and when the other next hop has become the less congested one ...
+  EXPECT_EQ(s.go(9, true, false, true, 0), 2);
+  s.degree[1] = 0;
+  EXPECT_EQ(s.go(9, false, false, true, 50 * kHold), 2);
+  EXPECT_EQ(s.go(9, false, false, false, 60 * kHold), 2);
+  // ... to its last packet, which ends the choice.
+  EXPECT_EQ(s.go(9, false, true, false, 70 * kHold), 2);
+  EXPECT_TRUE(s.table.empty());
+  // A one-packet flow leaves no choice behind; a harmful new flow keeps ECMP's next hop.
+  s.degree[1] = 40;
+  EXPECT_EQ(s.go(10, true, true, true, 0), 2);
+  EXPECT_TRUE(s.table.empty());
+  s.harmful = true;
+  EXPECT_EQ(s.go(11, true, false, true, 0), 1);
+}
+
 }  // namespace
 }  // namespace lossless

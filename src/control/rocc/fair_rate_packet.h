@@ -11,6 +11,9 @@ struct RoccFairRate {
   std::uint64_t rate_bps;
   std::uint32_t cp;
 };
+// Listed by the congestion point (mechanism rocc) that writes it and the reaction point (cc rocc) that reads
+// it.
+inline constexpr PacketSlot<RoccFairRate> kRoccFairRateSlot{"rocc.fair_rate", {"rocc.fair_rate"}};
 
 // Registered once (control/rocc/rocc_cp.cc).
 extern const PacketType kRoccFairRate;

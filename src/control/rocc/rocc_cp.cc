@@ -58,7 +58,11 @@ std::int64_t RoccController::update(Bytes queue_bytes, Bytes delta_q) {
 }
 
 RoccCp::RoccCp(const RoccCpParams& p, Switch& sw, Network& net)
-    : p_(p), sw_(sw), net_(net), tick_(Timer::bind<RoccCp, &RoccCp::on_tick>(this)) {}
+    : p_(p),
+      sw_(sw),
+      net_(net),
+      tick_(Timer::bind<RoccCp, &RoccCp::on_tick>(this)),
+      fair_rate_(net.slots().bind(kRoccFairRateSlot)) {}
 
 void RoccCp::start() {
   for (const Port& port : sw_.ports) {
@@ -89,7 +93,7 @@ void RoccCp::on_tick() {
     const auto cnp_bytes = static_cast<std::uint32_t>(net_.nic_config().cnp_bytes);
     for (std::uint32_t flow : flows_) {
       Packet* cnp = sw_.packet_to_source(flow, kRoccFairRate, cnp_bytes);
-      cnp->ext_init<RoccFairRate>() = {static_cast<std::uint64_t>(f) * p_.delta_f, origin};
+      cnp->ext_init(fair_rate_) = {static_cast<std::uint64_t>(f) * p_.delta_f, origin};
       sw_.send(cnp);
     }
   }

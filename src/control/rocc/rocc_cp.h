@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "control/rocc/fair_rate_packet.h"
 #include "core/params.h"
 #include "core/rate_table.h"
 #include "core/timer.h"
@@ -94,6 +95,7 @@ class RoccController {
 
 class RoccCp final : public SwitchMechanism {
  public:
+  static constexpr const SlotSpec* kSlots[] = {&kRoccFairRateSlot};
   RoccCp(const RoccCpParams& p, Switch& sw, Network& net);
   void start() override;
   void write_trace(std::FILE* out) const override;
@@ -119,6 +121,7 @@ class RoccCp final : public SwitchMechanism {
   std::vector<TraceRow> trace_;
   std::vector<bool> ever_queued_;  // ports traced: those that have held data
   Timer tick_;
+  Slot<RoccFairRate> fair_rate_;
 };
 
 }  // namespace lossless

@@ -12,7 +12,8 @@ RoccSender::RoccSender(const RoccRpParams& p, SenderQp& qp, const CcEnv& env)
       qp_(qp),
       sim_(env.sim),
       apply_timer_(Timer::bind<RoccSender, &RoccSender::apply_due>(this)),
-      recovery_timer_(Timer::bind<RoccSender, &RoccSender::on_recovery>(this)) {}
+      recovery_timer_(Timer::bind<RoccSender, &RoccSender::on_recovery>(this)),
+      fair_rate_(env.slots.bind(kRoccFairRateSlot)) {}
 
 void RoccSender::on_finish() {
   apply_timer_.cancel();
@@ -22,7 +23,7 @@ void RoccSender::on_finish() {
 
 void RoccSender::on_packet(const Packet& p) {
   if (p.type != kRoccFairRate) return;
-  const RoccFairRate& f = p.ext<RoccFairRate>();
+  const RoccFairRate& f = p.ext(fair_rate_);
   pending_.push_back({sim_.now() + p_.reaction_delay, static_cast<double>(f.rate_bps), f.cp});
   if (!apply_timer_.armed()) apply_timer_.arm_at(sim_, pending_.front().due_ps);
 }

@@ -5,6 +5,7 @@
 #pragma once
 #include <deque>
 
+#include "control/rocc/fair_rate_packet.h"
 #include "core/params.h"
 #include "core/timer.h"
 #include "net/congestion_control.h"
@@ -31,6 +32,7 @@ struct RoccRpParams {
 
 class RoccSender final : public CongestionControl {
  public:
+  static constexpr const SlotSpec* kSlots[] = {&kRoccFairRateSlot};
   RoccSender(const RoccRpParams& p, SenderQp& qp, const CcEnv& env);
   // A fair rate from a congestion point (ECN-based CNPs are not RoCC's).
   void on_packet(const Packet& p) override;
@@ -55,6 +57,7 @@ class RoccSender final : public CongestionControl {
   std::uint32_t cp_ = 0;
   Timer apply_timer_;
   Timer recovery_timer_;
+  Slot<RoccFairRate> fair_rate_;
 };
 
 }  // namespace lossless

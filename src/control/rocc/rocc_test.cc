@@ -101,26 +101,26 @@ TEST(RoccCp, LowQueueFullGainClimbsAtRatioOneWhileTheQueueIsNearlyEmpty) {
 
 using Harness = test::CcHarness<RoccRpParams, RoccSender>;
 
-Packet cnp(double rate_bps, std::uint32_t origin) {
+Packet cnp(Harness& h, double rate_bps, std::uint32_t origin) {
   Packet p;
   p.type = kRoccFairRate;
-  p.ext_init<RoccFairRate>() = {static_cast<std::uint64_t>(rate_bps), origin};
+  p.ext_init(h.slot(kRoccFairRateSlot)) = {static_cast<std::uint64_t>(rate_bps), origin};
   return p;
 }
 
 TEST(RoccRp, AcceptanceRulesAndReactionDelay) {
   Harness h(RoccRpParams{});
-  h.cc().on_packet(cnp(30e9, 1));            // first CNP: accepted even though it is the first
+  h.cc().on_packet(cnp(h, 30e9, 1));         // first CNP: accepted even though it is the first
   EXPECT_DOUBLE_EQ(h.qp().rate_bps, 100e9);  // not before the 15 us reaction delay
   h.sim.run(h.sim.now() + 15 * kPsPerUs);
   EXPECT_DOUBLE_EQ(h.qp().rate_bps, 30e9);
-  h.cc().on_packet(cnp(50e9, 2));  // higher, from another CP: ignored
+  h.cc().on_packet(cnp(h, 50e9, 2));  // higher, from another CP: ignored
   h.sim.run(h.sim.now() + 15 * kPsPerUs);
   EXPECT_DOUBLE_EQ(h.qp().rate_bps, 30e9);
-  h.cc().on_packet(cnp(40e9, 1));  // higher, from the CP that set the rate: accepted
+  h.cc().on_packet(cnp(h, 40e9, 1));  // higher, from the CP that set the rate: accepted
   h.sim.run(h.sim.now() + 15 * kPsPerUs);
   EXPECT_DOUBLE_EQ(h.qp().rate_bps, 40e9);
-  h.cc().on_packet(cnp(20e9, 3));  // lower, from anywhere: accepted
+  h.cc().on_packet(cnp(h, 20e9, 3));  // lower, from anywhere: accepted
   h.sim.run(h.sim.now() + 15 * kPsPerUs);
   EXPECT_DOUBLE_EQ(h.qp().rate_bps, 20e9);
   EXPECT_TRUE(h.cc().limited());
@@ -128,7 +128,7 @@ TEST(RoccRp, AcceptanceRulesAndReactionDelay) {
 
 TEST(RoccRp, RecoveryDoublesUntilLineRateRemovesTheLimiter) {
   Harness h(RoccRpParams{});
-  h.cc().on_packet(cnp(20e9, 1));
+  h.cc().on_packet(cnp(h, 20e9, 1));
   h.sim.run(h.sim.now() + 15 * kPsPerUs);
   h.sim.run(h.sim.now() + 55 * kPsPerUs);
   EXPECT_DOUBLE_EQ(h.qp().rate_bps, 40e9);

@@ -7,6 +7,7 @@ namespace {
 
 class SprayRouting final : public RoutingPolicy {
  public:
+  static constexpr bool kReorders = true;
   SprayRouting(const NoParams&, Switch& sw, Network&) : rng_(sw.rng()) {}
   std::uint16_t choose(const Packet&, const std::uint16_t* candidates, std::uint32_t n) override {
     return candidates[rng_.below(n)];

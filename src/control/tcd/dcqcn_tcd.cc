@@ -10,17 +10,18 @@ DcqcnTcdSender::DcqcnTcdSender(const DcqcnTcdParams& p, SenderQp& qp, const CcEn
     : DcqcnSender(p, qp, env),
       hold_(p.ue_reaction == "hold"),
       ue_in_ack_(env.nic.cnp_interval_ps == 0),
-      hold_ps_(p.ue_hold == kTimeNever ? p.alpha_timer : p.ue_hold) {}
+      hold_ps_(p.ue_hold == kTimeNever ? p.alpha_timer : p.ue_hold),
+      mark_(env.slots.bind(kTcdMark)) {}
 
 void DcqcnTcdSender::on_sent(Packet& data) {
-  data.ext_init<TcdMark>().ue = false;
+  data.ext_init(mark_).ue = false;
   DcqcnSender::on_sent(data);
 }
 
 void DcqcnTcdSender::on_ack(const Packet& ack) {
   DcqcnSender::on_ack(ack);
   // An ACK is its data packet turned around: it still holds the packet's UE mark (a NACK holds none).
-  if (ue_in_ack_ && ack.type == PacketType::kAck && !ack.ecn_ce && ack.ext<TcdMark>().ue) on_ue();
+  if (ue_in_ack_ && ack.type == PacketType::kAck && !ack.ecn_ce && ack.ext(mark_).ue) on_ue();
 }
 
 void DcqcnTcdSender::on_packet(const Packet& p) {
@@ -37,12 +38,13 @@ TcdNotificationPoint::TcdNotificationPoint(const DcqcnTcdParams&, ReceiverContex
       nic_(env.host_nic),
       sim_(env.sim),
       interval_ps_(env.nic.cnp_interval_ps),
-      cnp_bytes_(env.nic.cnp_bytes) {}
+      cnp_bytes_(env.nic.cnp_bytes),
+      mark_(env.slots.bind(kTcdMark)) {}
 
 void TcdNotificationPoint::on_data(const Packet& data) {
   EcnNotificationPoint::on_data(data);
   // CE outranks UE: a packet marked both was congested somewhere on its path.
-  if (data.ecn_ce || interval_ps_ == 0 || !data.ext<TcdMark>().ue) return;
+  if (data.ecn_ce || interval_ps_ == 0 || !data.ext(mark_).ue) return;
   const TimePs now = sim_.now();
   if (ue_sent_ && now - last_ue_ps_ < interval_ps_) return;
   ue_sent_ = true;

@@ -7,6 +7,7 @@
 #pragma once
 #include "control/dcqcn/dcqcn.h"
 #include "control/dcqcn/notification_point.h"
+#include "control/tcd/tcd_mark.h"
 
 namespace lossless {
 
@@ -51,6 +52,7 @@ class DcqcnTcdSender final : public DcqcnSender {
   bool hold_;
   bool ue_in_ack_;
   TimePs hold_ps_;
+  Slot<TcdMark> mark_;
 };
 
 class TcdNotificationPoint final : public EcnNotificationPoint {
@@ -65,12 +67,14 @@ class TcdNotificationPoint final : public EcnNotificationPoint {
   Bytes cnp_bytes_;
   TimePs last_ue_ps_ = 0;
   bool ue_sent_ = false;
+  Slot<TcdMark> mark_;
 };
 
 struct DcqcnTcd {
   using Params = DcqcnTcdParams;
   using Sender = DcqcnTcdSender;
   using Receiver = TcdNotificationPoint;
+  static constexpr const SlotSpec* kSlots[] = {&kTcdMark};
 };
 
 }  // namespace lossless

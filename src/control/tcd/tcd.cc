@@ -53,14 +53,16 @@ TimePs TcdSwitch::auto_max_ton_ps(TimePs delay_ps, RateBps rate_bps, Bytes pfc_b
   return static_cast<TimePs>(factor * static_cast<double>(loop));
 }
 
-TcdSwitch::TcdSwitch(const TcdParams& p, Switch& sw, Network& net) : p_(p), sw_(sw), net_(net) {}
+TcdSwitch::TcdSwitch(const TcdParams& p, Switch& sw, Network& net)
+    : p_(p), sw_(sw), net_(net), mark_(net.slots().bind(kTcdMark)) {}
 
 void TcdSwitch::start() {
   const SwitchConfig& cfg = net_.switch_config();
   const NicConfig& nic = net_.nic_config();
-  const Bytes hysteresis =
-      cfg.threshold == PfcThreshold::kStatic ? cfg.xoff_bytes - cfg.xon_bytes : cfg.resume_offset_bytes;
   for (const Port& port : sw_.ports) {
+    const Bytes hysteresis = cfg.threshold == PfcThreshold::kStatic
+                                 ? cfg.static_xoff(port.rate_bps()) - cfg.static_xon(port.rate_bps())
+                                 : cfg.resume_offset_bytes;
     TcdPortState::Setting s;
     s.threshold_bytes = p_.threshold
                             ? p_.threshold
@@ -95,7 +97,7 @@ void TcdSwitch::on_dequeue(const Port& egress, Packet& p) {
   if (s == TcdPortState::State::kCongestion) {
     if (p.ecn_capable) p.ecn_ce = true;
   } else if (s == TcdPortState::State::kUndetermined && p_.mark_undetermined) {
-    p.ext<TcdMark>().ue = true;
+    p.ext_init(mark_).ue = true;
   }
 }
 

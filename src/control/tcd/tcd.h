@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "control/tcd/tcd_mark.h"
 #include "core/params.h"
 #include "core/time.h"
 #include "net/switch_mechanism.h"
@@ -50,8 +51,8 @@ struct TcdParams {
            "the queue is 'decreasing' if it shrank over the last interval (our choice, UNVERIFIED)");
     v.require(sample_interval > 0, "sample_interval", "must be positive");
     v.flag("mark_undetermined", mark_undetermined,
-           "write the UE mark into data packets' scheme fields (for dcqcn_tcd; turn off with a congestion "
-           "control that keeps its own fields in data packets)");
+           "write the UE mark into TCD's packet slot of data packets leaving an undetermined port (read by "
+           "cc.algorithm dcqcn_tcd)");
   }
 };
 
@@ -91,6 +92,7 @@ class TcdPortState {
 
 class TcdSwitch final : public SwitchMechanism {
  public:
+  static constexpr const SlotSpec* kSlots[] = {&kTcdMark};
   TcdSwitch(const TcdParams& p, Switch& sw, Network& net);
   unsigned packet_hooks() const override { return kOnDequeue | kOnPauseChange; }
   void start() override;
@@ -108,6 +110,7 @@ class TcdSwitch final : public SwitchMechanism {
   Network& net_;
   std::vector<TcdPortState> ports_;
   std::vector<TimePs> max_ton_;
+  Slot<TcdMark> mark_;
 };
 
 }  // namespace lossless

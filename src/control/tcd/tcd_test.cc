@@ -60,7 +60,7 @@ Packet ue_cnp() {
   return p;
 }
 
-struct Harness : test::CcHarness<DcqcnTcdParams, DcqcnTcdSender> {
+struct Harness : test::CcHarness<DcqcnTcdParams, DcqcnTcdSender, DcqcnTcd> {
   explicit Harness(const std::string& reaction) : CcHarness(params(reaction)) {}
   static DcqcnTcdParams params(const std::string& reaction) {
     DcqcnTcdParams p;
@@ -72,7 +72,7 @@ struct Harness : test::CcHarness<DcqcnTcdParams, DcqcnTcdSender> {
 TEST(DcqcnTcd, UeCnpHoldsTheIncreaseWithoutACut) {
   auto params = Harness::params("hold");
   params.ue_hold = 60 * kUs;
-  test::CcHarness<DcqcnTcdParams, DcqcnTcdSender> h(params);
+  test::CcHarness<DcqcnTcdParams, DcqcnTcdSender, DcqcnTcd> h(params);
   const TimePs t0 = h.sim.now();
   h.cc().on_cnp(Packet{});  // CE: DCQCN's cut
   EXPECT_DOUBLE_EQ(h.qp().rate_bps, 50e9);
@@ -97,9 +97,10 @@ TEST(DcqcnTcd, IgnoreReactsToCeOnly) {
 TEST(DcqcnTcd, SenderClearsTheMarkOfEveryPacket) {
   Harness h("hold");
   Packet data;
-  data.ext_init<TcdMark>().ue = true;
+  const Slot<TcdMark> mark = h.slot(kTcdMark);
+  data.ext_init(mark).ue = true;
   h.cc().on_sent(data);
-  EXPECT_FALSE(data.ext<TcdMark>().ue);
+  EXPECT_FALSE(data.ext(mark).ue);
   EXPECT_EQ(DcqcnTcdParams{}.hints().required_mechanism, "tcd");
   EXPECT_FALSE(TcdParams{}.hints().ecn_enabled);
 }
