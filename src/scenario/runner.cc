@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "net/fabric_run.h"
 #include "net/network.h"
+#include "net/stalls.h"
 #include "scenario/output_dir.h"
 #include "scenario/progress.h"
 #include "stats/fabric_monitor.h"
@@ -324,25 +325,27 @@ RunResult run_over_ranks(Scenario& sc, const RunOptions& opts, RankLink& link) {
   progress.finish();
 
   net->combine_ranks();
+  // The run-time checks (net/run_checks.h) look at the whole fabric, which no rank holds: over ranks the
+  // invariants are not checked (invariants.passes 0) and PFC deadlocks not looked for; unfinished flows are
+  // counted and classified, but stalled ones not listed (docs/performance.md "Ranks").
+  const TimePs stall_after =
+      sc.check.stall_after_ps != kTimeNever ? sc.check.stall_after_ps : 1000 * net->max_base_rtt_ps();
+  UnfinishedReport unfinished = classify_unfinished_over_ranks(*net, link, run.end, run.end_ps, stall_after);
   RunResult r;
   if (root) {
     r = summarize_run(*net);
-    // The run-time checks (net/run_checks.h) look at the whole fabric, which no rank holds: over ranks the
-    // invariants are not checked (invariants.passes 0), and unfinished flows are counted but not classified
-    // (stalls, deadlocks: not looked for). docs/performance.md "Ranks".
-    UnfinishedReport& u = r.unfinished;
-    u.end = run.end;
-    u.end_ps = run.end_ps;
-    u.stall_after_ps =
-        sc.check.stall_after_ps != kTimeNever ? sc.check.stall_after_ps : 1000 * net->max_base_rtt_ps();
-    for (const Flow& f : net->flows())
-      if (net->finish_ps(f.id) == kTimeNever) ++(f.start_ps > run.end_ps ? u.not_started : u.active);
+    r.unfinished = std::move(unfinished);
     if (!opts.quiet)
       std::fprintf(stderr,
-                   "[lossless] over %d ranks the run-time checks (invariants, stall and PFC deadlock "
-                   "reports) are not run: they need the whole fabric in one process (run without mpirun, "
-                   "or with --check to run it on rank 0)\n",
+                   "[lossless] over %d ranks the invariants are not checked and PFC deadlocks not looked for "
+                   "(they need the whole fabric in one process: run without mpirun, or with --check to run "
+                   "it on rank 0)\n",
                    link.size());
+    if (r.unfinished.stalled > 0)
+      std::fprintf(stderr,
+                   "lossless: warning: %s: %llu stalled flows (summary.json unfinished; over ranks they are "
+                   "not listed: run without mpirun to see them)\n",
+                   sc.output.dir.c_str(), static_cast<unsigned long long>(r.unfinished.stalled));
   }
   // Data packets dropped, by reason, on every rank.
   std::array<std::uint64_t, 3> drops{};
