@@ -8,16 +8,19 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "cli/mpi_sweep.h"
 #include "cli/reproduce.h"
 #include "cli/sweep_run.h"
 #include "core/error.h"
 #include "core/interrupt.h"
+#include "core/rank_link.h"
 #include "core/units.h"
 #include "net/congestion_control.h"
 #include "net/flow_control.h"
@@ -37,6 +40,7 @@ namespace {
 
 constexpr const char* kUsage = R"(usage:
   lossless run SCENARIO.yaml [-o OUT_DIR] [--set PATH=VALUE]... [--seed N] [--threads N] [--check] [--quiet]
+  mpirun -n R lossless run SCENARIO.yaml [...]   # one fabric over R processes (a build with MPI), outputs on rank 0
   lossless validate SCENARIO.yaml|SWEEP.yaml [--set PATH=VALUE]... [--seed N]
   lossless hpcc CONFIG.txt [-o OUT_DIR] [--threads N] [--check] [--quiet]
   lossless sweep SWEEP.yaml [-j N] [-o OUT_DIR] [--set PATH=VALUE]... [--resume] [--check] [--quiet]
@@ -124,8 +128,8 @@ int report_interrupt(const Interrupted& e, const std::string& dir, std::size_t f
       stderr,
       "\nlossless: interrupted (%s) at simulated time %.3f ms with %llu of %zu flows done; this run wrote no "
       "output: %s %s\n",
-      interrupt_signal() == SIGTERM ? "SIGTERM" : "SIGINT", static_cast<double>(e.now_ps) / 1e9,
-      static_cast<unsigned long long>(e.flows_completed), flows,
+      (e.signal ? e.signal : interrupt_signal()) == SIGTERM ? "SIGTERM" : "SIGINT",
+      static_cast<double>(e.now_ps) / 1e9, static_cast<unsigned long long>(e.flows_completed), flows,
       previous ? "the previous run's outputs are intact in" : "there is no complete run in", dir.c_str());
   return kInterruptedExitStatus;
 }
@@ -138,45 +142,62 @@ int check_status(const Args& a, const RunResult& r, const std::string& dir) {
   return 3;
 }
 
-int cmd_run(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, false, true, true);
-  Scenario sc = load_scenario(a.file, a.ov);
+// Over ranks (`mpirun -n R`), every rank runs the command; rank 0 alone prints and writes the outputs.
+bool is_root(const RankLink* link) { return !link || link->rank() == 0; }
+
+int cmd_run(int argc, char** argv, RankLink* link) {
+  Args a;
+  Scenario sc;
+  on_every_rank(link, [&] {
+    a = parse_args(argc, argv, 2, false, true, true);
+    sc = load_scenario(a.file, a.ov);
+  });
   RunOptions opts;
   opts.quiet = a.quiet;
   opts.threads = a.threads;
   opts.check = a.check;
+  opts.link = link;
   RunResult r;
   try {
     r = run_scenario(sc, opts);
   } catch (const Interrupted& e) {
+    if (!is_root(link)) return kInterruptedExitStatus;
     return report_interrupt(e, sc.output.dir, sc.flows.size());
   }
-  if (!a.quiet) {
+  if (!a.quiet && is_root(link)) {
     print_result_table(r, stdout);
     std::printf("outputs in %s\n", sc.output.dir.c_str());
   }
   return check_status(a, r, sc.output.dir);
 }
 
-int cmd_hpcc(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, false, true, true);
-  if (!a.ov.sets.empty() || a.ov.has_seed) usage_error("hpcc takes only -o, --threads, --check and --quiet");
-  HpccConfig cfg = read_hpcc_config(a.file);
-  if (a.ov.out_dir.empty()) a.ov.out_dir = "out/" + std::filesystem::path(a.file).stem().string();
-  Scenario sc = parse_hpcc_scenario(cfg, a.ov);
+int cmd_hpcc(int argc, char** argv, RankLink* link) {
+  Args a;
+  HpccConfig cfg;
+  Scenario sc;
+  on_every_rank(link, [&] {
+    a = parse_args(argc, argv, 2, false, true, true);
+    if (!a.ov.sets.empty() || a.ov.has_seed)
+      usage_error("hpcc takes only -o, --threads, --check and --quiet");
+    cfg = read_hpcc_config(a.file);
+    if (a.ov.out_dir.empty()) a.ov.out_dir = "out/" + std::filesystem::path(a.file).stem().string();
+    sc = parse_hpcc_scenario(cfg, a.ov);
+  });
   RunOptions opts;
   opts.quiet = a.quiet;
   opts.threads = a.threads;
   opts.hpcc_fct_path = cfg.fct_output;
   opts.hpcc_pfc_path = cfg.pfc_output;
   opts.check = a.check;
+  opts.link = link;
   RunResult r;
   try {
     r = run_scenario(sc, opts);
   } catch (const Interrupted& e) {
+    if (!is_root(link)) return kInterruptedExitStatus;
     return report_interrupt(e, sc.output.dir, sc.flows.size());
   }
-  if (!a.quiet) {
+  if (!a.quiet && is_root(link)) {
     print_result_table(r, stdout);
     std::printf("HPCC-format files: %s %s; our outputs in %s\n", cfg.fct_output.c_str(),
                 cfg.pfc_output.c_str(), sc.output.dir.c_str());
@@ -369,13 +390,34 @@ int cmd_list(int argc, char** argv) {
 int main(int argc, char** argv) {
   using namespace lossless;
   install_interrupt_handlers();
+  // `mpirun -n R lossless run|hpcc`: one fabric over R processes (net/network.h). The link to the other ranks
+  // lives until main returns (its end is MPI_Finalize).
+  std::unique_ptr<RankLink> link;
+  int rank = 0;
   try {
     if (argc < 2) usage_error("missing command");
     std::string cmd = argv[1];
-    if (cmd == "run") return cmd_run(argc, argv);
+    if (cmd == "run" || cmd == "hpcc") {
+      const RankInfo ri = ranks_from_env();
+      rank = ri.rank;
+      if (ri.size > 1) {
+        link = open_rank_link(argc, argv);
+        if (!link) {
+          if (ri.rank == 0)
+            std::fprintf(
+                stderr,
+                "lossless: error: %d ranks: this build runs a fabric in one process (it was built without "
+                "MPI: install libopenmpi-dev and build again, or configure with -DLOSSLESS_MPI=ON); "
+                "on one machine use --threads, and `mpirun lossless sweep` spreads many runs\n",
+                ri.size);
+          return 2;
+        }
+      }
+    }
+    if (cmd == "run") return cmd_run(argc, argv, link.get());
     if (cmd == "validate") return cmd_validate(argc, argv);
     if (cmd == "sweep") return cmd_sweep(argc, argv);
-    if (cmd == "hpcc") return cmd_hpcc(argc, argv);
+    if (cmd == "hpcc") return cmd_hpcc(argc, argv, link.get());
     if (cmd == "plot") return cmd_plot(argc, argv);
     if (cmd == "view") return cmd_view(argc, argv);
     if (cmd == "reproduce") return cmd_reproduce(argc, argv);
@@ -386,13 +428,34 @@ int main(int argc, char** argv) {
       return 0;
     }
     usage_error("unknown command '" + cmd + "'");
+  } catch (const RanksFailed& e) {
+    // Every rank stops with the same status; rank 0 prints the failing rank's message once.
+    if (rank == 0 && *e.what())
+      std::fprintf(stderr, e.config_error ? "lossless: error: %s\n" : "lossless: internal error: %s\n",
+                   e.what());
+    return e.status;
   } catch (const ConfigError& e) {
+    if (link) {
+      // A bad input found by this rank alone, outside the steps the ranks agree on: the others cannot learn
+      // of it, so the whole job ends here.
+      std::fprintf(stderr, "lossless: error (rank %d): %s\n", rank, e.what());
+      link->abort(2);
+    }
     std::fprintf(stderr, "lossless: error: %s\n", e.what());
     return 2;
   } catch (const YAML::Exception& e) {
+    if (link) {
+      std::fprintf(stderr, "lossless: error (rank %d): %s\n", rank, e.what());
+      link->abort(2);
+    }
     std::fprintf(stderr, "lossless: error: %s\n", e.what());
     return 2;
   } catch (const std::exception& e) {
+    if (link) {
+      // A rank that fails mid-run ends every rank at once (the others would wait for it forever).
+      std::fprintf(stderr, "lossless: internal error (rank %d of %d): %s\n", rank, link->size(), e.what());
+      link->abort(1);
+    }
     std::fprintf(stderr, "lossless: internal error: %s\n", e.what());
     return 1;
   }

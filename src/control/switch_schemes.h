@@ -1,6 +1,8 @@
 // Registration helpers for the switch's own schemes: a flow-control policy, a routing policy, an
 // architecture. A scheme file ends with one LOSSLESS_REGISTER_... line.
 #pragma once
+#include <type_traits>
+
 #include "control/scheme_entry.h"
 #include "net/flow_control.h"
 #include "net/routing_policy.h"
@@ -39,14 +41,29 @@ class FlowControlFactoryOf final : public FlowControlFactory {
   Params p_;
 };
 
-// Router(const Params&, Switch&, Network&) per switch; `Router::kReorders` (true) when packets of one flow
-// may take different paths.
+// Router(const Params&, Switch&, Network&) per switch, or Router(const Params&, SwitchId, Network&) for a
+// router that needs only the switch's id: such a router also computes paths through the switches of other
+// ranks (RoutingFactory::create_for_paths). `Router::kReorders` (true) when packets of one flow may take
+// different paths.
 template <class Params, class Router>
 class RoutingFactoryOf final : public RoutingFactory {
+  static constexpr bool kById = std::is_constructible_v<Router, const Params&, SwitchId, Network&>;
+
  public:
   explicit RoutingFactoryOf(const Params& p) : p_(p) {}
   std::unique_ptr<RoutingPolicy> create(Switch& sw, Network& net) const override {
-    return std::make_unique<Router>(p_, sw, net);
+    if constexpr (kById) {
+      return std::make_unique<Router>(p_, SwitchId{sw.index(), sw.node()}, net);
+    } else {
+      return std::make_unique<Router>(p_, sw, net);
+    }
+  }
+  std::unique_ptr<RoutingPolicy> create_for_paths(SwitchId sw, Network& net) const override {
+    if constexpr (kById) {
+      return std::make_unique<Router>(p_, sw, net);
+    } else {
+      return (void)sw, (void)net, nullptr;
+    }
   }
   SlotList slots() const override { return slots_of<Router>(); }
   bool reorders() const override {

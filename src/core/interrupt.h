@@ -18,13 +18,16 @@ int interrupt_signal();
 // For tests: as if a signal had arrived (0 clears it).
 void request_interrupt(int signal);
 
-// Thrown out of a run that stopped on an interrupt; `now_ps` is the simulated time it reached.
+// Thrown out of a run that stopped on an interrupt; `now_ps` is the simulated time it reached. `signal`: the
+// signal that stopped it, when it arrived at another process of the run (0: this process's
+// interrupt_signal()).
 class Interrupted : public std::runtime_error {
  public:
-  Interrupted(TimePs now_ps, std::uint64_t flows_completed)
-      : std::runtime_error("interrupted"), now_ps(now_ps), flows_completed(flows_completed) {}
+  Interrupted(TimePs now_ps, std::uint64_t flows_completed, int signal = 0)
+      : std::runtime_error("interrupted"), now_ps(now_ps), flows_completed(flows_completed), signal(signal) {}
   TimePs now_ps;
   std::uint64_t flows_completed;
+  int signal;
 };
 
 // The exit status of a process ended by an interrupt (as a shell reports a process killed by SIGINT).

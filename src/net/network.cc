@@ -1,6 +1,10 @@
 #include "net/network.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
 
 #include "core/error.h"
 #include "net/flow_control.h"
@@ -20,7 +24,7 @@ std::uint32_t five_tuple_hash(std::uint32_t src, std::uint32_t dst, std::uint16_
 }  // namespace
 
 Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, std::uint64_t seed,
-                 unsigned partitions)
+                 unsigned partitions, RankLink* link)
     : topo_(std::move(topo)), sw_cfg_(sw), nic_cfg_(nic), seed_(seed) {
   resolve_switch_schemes(sw_cfg_);
   // The switch schemes' packet slots, before any switch builds its schemes (the mechanism's and the
@@ -30,15 +34,28 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
     throw ConfigError("", "topology",
                       "too many nodes (at most " + std::to_string(OrderKey::kMaxNodes - 1) + ")");
   lookahead_ps_ = min_link_delay(topo_);
+  if (link && link->size() > 1) {
+    link_ = link;
+    ranks_ = link->size();
+    rank_ = link->rank();
+    LOSSLESS_CHECK(lookahead_ps_ > 0, "a fabric without lookahead cannot be split over ranks");
+    if (static_cast<std::uint32_t>(ranks_) > topo_.hosts || ranks_ > 255)
+      throw ConfigError("", "topology",
+                        std::to_string(ranks_) + " ranks for a fabric of " + std::to_string(topo_.hosts) +
+                            " hosts: at most one rank per host (and 255 ranks)");
+  }
   if (lookahead_ps_ == 0) partitions = 1;  // no lookahead: one thread
-  partitions = std::max(1u, std::min({partitions, topo_.hosts, 255u}));
-  node_part_ = split_nodes(topo_, partitions);
+  const auto per_rank = static_cast<unsigned>(ranks_);
+  partitions = std::max(1u, std::min({partitions, topo_.hosts / per_rank, 255u / per_rank}));
+  global_parts_ = partitions * per_rank;
+  first_part_ = partitions * static_cast<std::uint32_t>(rank_);
+  node_part_ = split_nodes(topo_, global_parts_, per_rank);
   node_clocks_.assign(topo_.nodes() + 1, NodeClock{});
   for (unsigned i = 0; i < partitions; ++i) {
-    parts_.push_back(std::make_unique<Partition>(i));
+    parts_.push_back(std::make_unique<Partition>(first_part_ + i));
     Partition& part = *parts_.back();
     part.net = this;
-    part.outbox.resize(partitions);
+    part.outbox.resize(global_parts_);
     part.sim.use_node_clocks(node_clocks_.data(), topo_.nodes());
   }
   node_ports_.resize(topo_.nodes());
@@ -53,19 +70,36 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
     LOSSLESS_CHECK(node_ports_[n].peer.size() < 0xffff, "too many ports on one node");
   routes_ = RoutingTable(topo_, node_ports_);
 
-  nics_.reserve(topo_.hosts);
-  for (std::uint32_t h = 0; h < topo_.hosts; ++h) nics_.push_back(std::make_unique<RdmaNic>(*this, h));
-  switches_.reserve(topo_.switches);
+  // Only this rank's nodes are built; the others stay null.
+  nics_.resize(topo_.hosts);
+  for (std::uint32_t h = 0; h < topo_.hosts; ++h)
+    if (is_local(h)) {
+      nics_[h] = std::make_unique<RdmaNic>(*this, h);
+      local_hosts_.push_back(h);
+    }
+  switches_.resize(topo_.switches);
   for (std::uint32_t s = 0; s < topo_.switches; ++s)
-    switches_.push_back(std::make_unique<Switch>(*this, s, topo_.switch_node(s),
-                                                 node_ports_[topo_.switch_node(s)].peer.size()));
+    if (is_local(topo_.switch_node(s))) {
+      switches_[s] = std::make_unique<Switch>(*this, s, topo_.switch_node(s),
+                                              node_ports_[topo_.switch_node(s)].peer.size());
+      local_switches_.push_back(switches_[s].get());
+    }
 
-  auto port_of = [&](std::uint32_t node, std::uint32_t idx) -> Port& {
-    return topo_.is_host(node) ? nics_[node]->port : switches_[node - topo_.hosts]->ports[idx];
+  // The port at the far end of a link: the peer's own, or for a node of another rank a stand-in that names
+  // it.
+  auto peer_port = [&](std::uint32_t node, std::uint32_t idx) -> Port& {
+    if (!is_local(node)) {
+      Port& stand_in = remote_ports_.emplace_back();
+      stand_in.node = node;
+      stand_in.index = static_cast<std::uint16_t>(idx);
+      return stand_in;
+    }
+    return local_port(node, idx);
   };
   for (std::uint32_t n = 0; n < topo_.nodes(); ++n) {
+    if (!is_local(n)) continue;
     for (std::uint32_t idx = 0; idx < node_ports_[n].peer.size(); ++idx) {
-      Port& p = port_of(n, idx);
+      Port& p = local_port(n, idx);
       const TopoLink& l = topo_.links[node_ports_[n].link[idx]];
       std::uint32_t peer = node_ports_[n].peer[idx];
       // The peer's port on the same link.
@@ -79,30 +113,65 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
       p.deliver = topo_.is_host(peer) ? &RdmaNic::arrive_event : nullptr;
       p.node = n;
       p.index = static_cast<std::uint16_t>(idx);
-      p.peer = &port_of(peer, peer_idx);
+      p.peer = &peer_port(peer, peer_idx);
       p.clock = SerializationClock(l.rate_bps);
       p.delay_ps = l.delay_ps;
       if (topo_.is_host(n)) {
         p.owner = nics_[n].get();
         p.kick = &RdmaNic::kick;
         p.owner_has_work = &RdmaNic::has_work;
-        max_host_rate_ = std::max(max_host_rate_, l.rate_bps);
       } else {
         p.owner = switches_[n - topo_.hosts].get();
       }
     }
   }
-  for (auto& s : switches_) s->configure();
-  routes_per_flow_ =
-      std::all_of(switches_.begin(), switches_.end(), [](const auto& s) { return s->router().per_flow(); });
+  // The fastest host link of the whole fabric (switches scale their PFC alpha by it), whichever rank builds
+  // it.
+  for (std::uint32_t h = 0; h < topo_.hosts; ++h)
+    max_host_rate_ = std::max(max_host_rate_, topo_.links[node_ports_[h].link[0]].rate_bps);
+  for (Switch* s : local_switches_) s->configure();
+  // Switches of other ranks: a router of the switch's policy to compute flow paths through them.
+  planners_.resize(topo_.switches);
+  if (ranks_ > 1)
+    for (std::uint32_t s = 0; s < topo_.switches; ++s)
+      if (!switches_[s])
+        planners_[s] = sw_cfg_.routing_factory->create_for_paths({s, topo_.switch_node(s)}, *this);
+  routes_per_flow_ = all_route_per_flow();
   compute_global_rtt();
-  for (auto& s : switches_) {
+  for (Switch* s : local_switches_) {
     Simulator& sim = sim_of(s->node());
     sim.act_as(s->node());  // the policy's timers act for its switch
     s->flow_control().start();
     if (s->marking()) s->marking()->start();
     sim.act_as(topo_.nodes());
   }
+}
+
+Port& Network::local_port(std::uint32_t node, std::uint32_t port) {
+  return topo_.is_host(node) ? nics_[node]->port : switches_[node - topo_.hosts]->ports[port];
+}
+
+EventFn Network::arrive_handler(std::uint32_t node) {
+  return topo_.is_host(node) ? &RdmaNic::arrive_event : switches_[node - topo_.hosts]->arrive_handler();
+}
+
+RoutingPolicy& Network::path_router(std::uint32_t s) const {
+  if (switches_[s]) return switches_[s]->router();
+  if (!planners_[s])
+    throw ConfigError("", "switch.routing",
+                      "'" + sw_cfg_.routing +
+                          "' cannot compute paths through a switch of another rank: run on "
+                          "one process");
+  return *planners_[s];
+}
+
+bool Network::all_route_per_flow() const {
+  if (!local_switches_.empty())
+    return std::all_of(local_switches_.begin(), local_switches_.end(),
+                       [](Switch* s) { return s->router().per_flow(); });
+  for (const auto& p : planners_)
+    if (p) return p->per_flow();
+  return ranks_ > 1 && topo_.switches > 0 ? false : true;
 }
 
 Network::~Network() = default;
@@ -136,7 +205,7 @@ PathInfo Network::path(std::uint32_t src, std::uint32_t dst, std::uint32_t hash,
       probe.dst = dst;
       probe.ecmp_hash = hash;
       probe.flow_id = flow_id;
-      port = switches_[s]->router().choose(probe, cand, n);
+      port = path_router(s).choose(probe, cand, n);
     } else {
       // Routed per packet (spraying): the nominal path of its base RTT is the ECMP one.
       port = cand[ecmp_pick(hash, switch_ecmp_seed(seed_, s), n)];
@@ -146,17 +215,14 @@ PathInfo Network::path(std::uint32_t src, std::uint32_t dst, std::uint32_t hash,
   throw InternalError("routing loop");
 }
 
-TimePs Network::ideal_fct_ps(const Flow& f) const {
-  const SenderQp& q = qps_[f.id];
-  Bytes packets = (f.size_bytes + nic_cfg_.mtu_bytes - 1) / nic_cfg_.mtu_bytes;
-  Bytes wire = f.size_bytes + packets * nic_cfg_.data_header_bytes;
-  return q.base_rtt_ps + tx_time_ps(wire, q.bottleneck_bps);
-}
+TimePs Network::ideal_fct_ps(const Flow& f) const { return ideal_fct_ps_[f.id]; }
 
 void Network::compute_global_rtt() {
   // HPCC's GLOBAL_T: the largest base RTT (and BDP) over host pairs. Paths are symmetric in hop count, so one
-  // ECMP choice per pair is representative.
-  for (std::uint32_t a = 0; a < topo_.hosts; ++a)
+  // ECMP choice per pair is representative. Over ranks, each takes every ranks-th source and
+  // agree_on_global_rtt takes the maximum.
+  for (std::uint32_t a = static_cast<std::uint32_t>(rank_); a < topo_.hosts;
+       a += static_cast<std::uint32_t>(ranks_))
     for (std::uint32_t b = 0; b < topo_.hosts; ++b) {
       if (a == b) continue;
       PathInfo p = path(a, b, 0, kNoFlow);
@@ -166,33 +232,58 @@ void Network::compute_global_rtt() {
       max_base_rtt_ps_ = std::max(max_base_rtt_ps_, rtt);
       max_bdp_bytes_ = std::max(max_bdp_bytes_, bdp);
     }
+  global_rtt_agreed_ = ranks_ == 1;
+}
+
+void Network::agree_on_global_rtt() {
+  if (ranks_ == 1) return;
+  std::uint64_t v[2] = {max_base_rtt_ps_, max_bdp_bytes_};
+  link_->all_max(v);
+  max_base_rtt_ps_ = v[0];
+  max_bdp_bytes_ = v[1];
+  global_rtt_agreed_ = true;
 }
 
 void Network::install_mechanism(const MechanismFactory& factory) {
   layout_.add("switch.mechanism", factory);
-  for (auto& s : switches_) s->set_mechanism(factory.create(*s, *this));
-  for (auto& s : switches_) {
+  for (Switch* s : local_switches_) s->set_mechanism(factory.create(*s, *this));
+  for (Switch* s : local_switches_) {
     Simulator& sim = sim_of(s->node());
     sim.act_as(s->node());  // a mechanism's timers act for its switch
     s->mechanism()->start();
     sim.act_as(topo_.nodes());
   }
-  routes_per_flow_ =
-      std::all_of(switches_.begin(), switches_.end(), [](const auto& s) { return s->router().per_flow(); });
+  routes_per_flow_ = all_route_per_flow();
 }
 
 void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
+  LOSSLESS_CHECK(global_rtt_agreed_, "install_flows before agree_on_global_rtt");
   flows_ = std::move(flows);
   const std::size_t n = flows_.size();
-  qps_.assign(n, SenderQp{});
-  rx_.assign(n, ReceiverContext{});
+  // Over ranks, only the flows sent or received here get a QP or a receiver context.
+  sender_slot_.clear();
+  receiver_slot_.clear();
+  std::size_t senders = n, receivers = n;
+  if (ranks_ > 1) {
+    constexpr std::uint32_t kNone = ~std::uint32_t{0};
+    sender_slot_.assign(n, kNone);
+    receiver_slot_.assign(n, kNone);
+    senders = receivers = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (is_local(flows_[i].src)) sender_slot_[i] = static_cast<std::uint32_t>(senders++);
+      if (is_local(flows_[i].dst)) receiver_slot_[i] = static_cast<std::uint32_t>(receivers++);
+    }
+  }
+  qps_.assign(senders, SenderQp{});
+  rx_.assign(receivers, ReceiverContext{});
   ccs_.clear();
-  ccs_.reserve(n);
+  ccs_.reserve(senders);
   receivers_.clear();
-  receivers_.reserve(n);
+  receivers_.reserve(receivers);
   fwd_hash_.resize(n);
   rev_hash_.resize(n);
   finish_ps_.assign(n, kTimeNever);
+  ideal_fct_ps_.assign(n, 0);
   fwd_route_.assign(n, 0);
   start_order_.assign(n, 0);
   rev_route_.assign(n, 0);
@@ -205,17 +296,16 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
   for (auto& part : parts_) part->sim.set_prefetch_whole_arg(whole_packets);
   // The scheme's part on every switch (it may change how switches route), before paths are computed.
   if (const MechanismFactory* part = cc.switch_part()) {
-    for (auto& s : switches_) s->add_companion(part->create(*s, *this));
-    for (auto& s : switches_) {
+    for (Switch* s : local_switches_) s->add_companion(part->create(*s, *this));
+    for (Switch* s : local_switches_) {
       Simulator& sim = sim_of(s->node());
       sim.act_as(s->node());
       s->start_companions();
       sim.act_as(topo_.nodes());
     }
   }
-  routes_per_flow_ =
-      std::all_of(switches_.begin(), switches_.end(), [](const auto& s) { return s->router().per_flow(); });
-  for (std::uint32_t h = 0; h < topo_.hosts; ++h) {
+  routes_per_flow_ = all_route_per_flow();
+  for (std::uint32_t h : local_hosts_) {
     const CcEnv env = cc_env(h, 0, 0, 0);
     std::unique_ptr<NicControl> part = cc.create_nic(*nics_[h], env);
     // A flow-control policy's NIC part (BFC's per-flow queues); a NIC holds one part.
@@ -232,22 +322,15 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
   flow_state_bytes_ = sizeof(Flow) + sizeof(SenderQp) + sizeof(ReceiverContext) + cc.state_bytes() +
                       2 * sizeof(std::unique_ptr<CongestionControl>) +
                       2 * sizeof(std::uint32_t) /* hashes */ + 2 * sizeof(std::uint32_t) /* route offsets */ +
-                      sizeof(std::uint64_t) /* start order */ + sizeof(TimePs) /* finish */;
-  // Start orders come from the set-up context's clock, shared by all partitions (set-up is single-threaded).
+                      sizeof(std::uint64_t) /* start order */ + 2 * sizeof(TimePs) /* finish, ideal FCT */;
+  // Start orders come from the set-up context's clock, shared by all partitions (set-up is single-threaded);
+  // every rank takes them for every flow, so that each flow's start has its key of a run on one process.
   Simulator& setup = parts_[0]->sim;
   for (std::size_t i = 0; i < n; ++i) {
     const Flow& f = flows_[i];
     LOSSLESS_CHECK(f.id == i, "flow ids must be dense and ordered");
     fwd_hash_[i] = five_tuple_hash(f.src, f.dst, f.sport, f.dport);
     rev_hash_[i] = five_tuple_hash(f.dst, f.src, f.dport, f.sport);
-    SenderQp& q = qps_[i];
-    q.flow = &flows_[i];
-    q.nic = nics_[f.src].get();
-    q.line_rate_bps = nics_[f.src]->port.rate_bps();
-    if (f.max_rate_bps && f.max_rate_bps < q.line_rate_bps) q.line_rate_bps = f.max_rate_bps;
-    q.rate_bps = static_cast<double>(q.line_rate_bps);
-    q.priority = f.priority;
-    q.set_send_gate(kNoSendGate);
     // With per-flow routing (ECMP) each flow's path is computed once here and carried by its packets;
     // switches then forward without a table lookup (the same ports their routers would pick).
     fwd_route_[i] = static_cast<std::uint32_t>(route_ports_.size());
@@ -260,22 +343,39 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
       append_mirrored_route(f.src, f.dst, fwd_route_[i]);
     else
       back = path(f.dst, f.src, rev_hash_[i], f.id, &route_ports_);
-    q.base_rtt_ps = p.base_rtt_ps();
-    q.bottleneck_bps = p.bottleneck_bps;
+    {
+      const Bytes packets = (f.size_bytes + nic_cfg_.mtu_bytes - 1) / nic_cfg_.mtu_bytes;
+      const Bytes wire = f.size_bytes + packets * nic_cfg_.data_header_bytes;
+      ideal_fct_ps_[i] = p.base_rtt_ps() + tx_time_ps(wire, p.bottleneck_bps);
+    }
     const TimePs data_one_way = p.one_way_ps(nic_cfg_.mtu_bytes + nic_cfg_.data_header_bytes);
     const TimePs ack_one_way = back.one_way_ps(nic_cfg_.ack_bytes);
     const std::uint32_t switches = p.links - 1;
-    const CcEnv env = cc_env(f.src, data_one_way, ack_one_way, switches);
-    ccs_.push_back(cc.create(q, env));
-    q.cc = ccs_.back().get();
+    if (is_local(f.src)) {
+      SenderQp& q = qp(f.id);
+      q.flow = &flows_[i];
+      q.nic = nics_[f.src].get();
+      q.line_rate_bps = nics_[f.src]->port.rate_bps();
+      if (f.max_rate_bps && f.max_rate_bps < q.line_rate_bps) q.line_rate_bps = f.max_rate_bps;
+      q.rate_bps = static_cast<double>(q.line_rate_bps);
+      q.priority = f.priority;
+      q.set_send_gate(kNoSendGate);
+      q.base_rtt_ps = p.base_rtt_ps();
+      q.bottleneck_bps = p.bottleneck_bps;
+      const CcEnv env = cc_env(f.src, data_one_way, ack_one_way, switches);
+      ccs_.push_back(cc.create(q, env));
+      q.cc = ccs_.back().get();
+    }
     start_order_[i] = setup.reserve_order();
-    ReceiverContext& rx = rx_[i];
-    rx.ack_every = nic_cfg_.ack_interval;
-    const CcEnv rx_env = cc_env(f.dst, data_one_way, ack_one_way, switches);
-    receivers_.push_back(cc.create_receiver(rx, f, rx_env));
-    rx.control = receivers_.back().get();
+    if (is_local(f.dst)) {
+      ReceiverContext& rx = receiver(f.id);
+      rx.ack_every = nic_cfg_.ack_interval;
+      const CcEnv rx_env = cc_env(f.dst, data_one_way, ack_one_way, switches);
+      receivers_.push_back(cc.create_receiver(rx, f, rx_env));
+      rx.control = receivers_.back().get();
+    }
   }
-  for (std::uint32_t h = 0; h < topo_.hosts; ++h)
+  for (std::uint32_t h : local_hosts_)
     if (NicControl* c = nics_[h]->control()) {
       Simulator& sim = sim_of(h);
       sim.act_as(h);
@@ -284,8 +384,10 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
     }
   // Flow starts are chained per partition: only the next one waits in the event queue (a run may hold
   // millions), at the order key it would have had if all were queued now.
-  std::vector<std::uint32_t> by_start(n);
-  for (std::size_t i = 0; i < n; ++i) by_start[i] = static_cast<std::uint32_t>(i);
+  std::vector<std::uint32_t> by_start;
+  by_start.reserve(senders);
+  for (std::size_t i = 0; i < n; ++i)
+    if (is_local(flows_[i].src)) by_start.push_back(static_cast<std::uint32_t>(i));
   std::sort(by_start.begin(), by_start.end(), [&](std::uint32_t a, std::uint32_t b) {
     return flows_[a].start_ps < flows_[b].start_ps || (flows_[a].start_ps == flows_[b].start_ps && a < b);
   });
@@ -330,7 +432,7 @@ void Network::schedule_next_start(Partition& part) {
 void Network::flow_start_event(void* target, std::uint64_t flow_id) {
   auto& part = *static_cast<Partition*>(target);
   schedule_next_start(part);
-  SenderQp& q = part.net->qps_[flow_id];
+  SenderQp& q = part.net->qp(static_cast<std::uint32_t>(flow_id));
   part.sim.act_as(q.flow->src);
   q.nic->start_flow(q);
 }
@@ -342,21 +444,31 @@ void Network::flow_completed(SenderQp& qp) {
 }
 
 std::uint64_t Network::flows_completed() const {
+  if (combined_) return combined_flows_completed_;
   std::uint64_t n = 0;
   for (const auto& part : parts_) n += part->flows_completed;
   return n;
 }
 
-NetCounters Network::counters() const {
-  NetCounters all = parts_[0]->counters;
-  for (std::size_t i = 1; i < parts_.size(); ++i) all.add(parts_[i]->counters);
-  // One order whatever the partitioning: by time, then place; a port's own records stay in event order.
-  std::stable_sort(all.pfc_log.begin(), all.pfc_log.end(), [](const PfcLogRecord& a, const PfcLogRecord& b) {
+namespace {
+
+// One order whatever the partitioning: by time, then place; a port's own records stay in event order.
+void sort_pfc_log(std::vector<PfcLogRecord>& log) {
+  std::stable_sort(log.begin(), log.end(), [](const PfcLogRecord& a, const PfcLogRecord& b) {
     if (a.time_ps != b.time_ps) return a.time_ps < b.time_ps;
     if (a.node != b.node) return a.node < b.node;
     if (a.port != b.port) return a.port < b.port;
     return a.priority < b.priority;
   });
+}
+
+}  // namespace
+
+NetCounters Network::counters() const {
+  if (combined_) return combined_counters_;
+  NetCounters all = parts_[0]->counters;
+  for (std::size_t i = 1; i < parts_.size(); ++i) all.add(parts_[i]->counters);
+  sort_pfc_log(all.pfc_log);
   return all;
 }
 
@@ -365,28 +477,191 @@ void Network::set_log_pfc(bool on) {
 }
 
 std::size_t Network::packets_allocated() const {
+  if (combined_) {
+    std::size_t n = 0;
+    for (std::uint64_t p : packets_by_rank_) n += p;
+    return n;
+  }
   std::size_t n = 0;
   for (const auto& part : parts_) n += part->pool.allocated();
   return n;
 }
 
 TimePs Network::now() const {
+  if (combined_) return combined_now_;
   TimePs t = 0;
   for (const auto& part : parts_) t = std::max(t, part->sim.now());
   return t;
 }
 
 std::uint64_t Network::events_processed() const {
+  return combined_ ? combined_events_ : events_processed_here();
+}
+
+std::uint64_t Network::events_processed_here() const {
   std::uint64_t n = 0;
   for (const auto& part : parts_) n += part->sim.events_processed();
   return n;
 }
 
-void Network::finish_accounting() {
-  const TimePs end = now();
-  for (auto& n : nics_) n->port.close_pause_accounting(end);
-  for (auto& s : switches_)
+void Network::finish_accounting() { finish_accounting_at(now()); }
+
+void Network::finish_accounting_at(TimePs end) {
+  for (std::uint32_t h : local_hosts_) nics_[h]->port.close_pause_accounting(end);
+  for (Switch* s : local_switches_)
     for (auto& p : s->ports) p.close_pause_accounting(end);
+}
+
+namespace {
+
+// A trace of the switch mechanism as text (its write_trace takes a FILE).
+std::string trace_text(SwitchMechanism& m) {
+  char* buf = nullptr;
+  std::size_t size = 0;
+  std::FILE* f = open_memstream(&buf, &size);
+  LOSSLESS_CHECK(f, "open_memstream failed");
+  m.write_trace(f);
+  std::fclose(f);
+  std::string text(buf, size);
+  std::free(buf);
+  return text;
+}
+
+void put_u64(RankMessage& m, std::uint64_t v) {
+  const auto* b = reinterpret_cast<const unsigned char*>(&v);
+  m.insert(m.end(), b, b + sizeof v);
+}
+
+std::uint64_t get_u64(const RankMessage& m, std::size_t& at) {
+  std::uint64_t v = 0;
+  LOSSLESS_CHECK(at + sizeof v <= m.size(), "a message between ranks is cut short");
+  std::memcpy(&v, m.data() + at, sizeof v);
+  at += sizeof v;
+  return v;
+}
+
+void put_bytes(RankMessage& m, const void* data, std::size_t n) {
+  put_u64(m, n);
+  const auto* b = static_cast<const unsigned char*>(data);
+  m.insert(m.end(), b, b + n);
+}
+
+const unsigned char* get_bytes(const RankMessage& m, std::size_t& at, std::size_t& n) {
+  n = get_u64(m, at);
+  LOSSLESS_CHECK(at + n <= m.size(), "a message between ranks is cut short");
+  const unsigned char* p = m.data() + at;
+  at += n;
+  return p;
+}
+
+// NetCounters travel as the bytes of their counts (every member before the PFC log: plain numbers) and the
+// log's records; NetCounters::add then merges them, so a count added to the struct travels without a change
+// here.
+constexpr std::size_t kCountBytes = offsetof(NetCounters, pfc_log);
+static_assert(offsetof(NetCounters, pfc_log) + sizeof(std::vector<PfcLogRecord>) == sizeof(NetCounters),
+              "the PFC log must be NetCounters' last member (everything before it travels as bytes)");
+static_assert(std::is_trivially_copyable_v<PfcLogRecord>);
+
+}  // namespace
+
+void Network::combine_ranks() {
+  if (ranks_ == 1) return;
+  // The end of the run is the latest event of any rank; pause accounting closes there, as on one process.
+  std::uint64_t totals[3] = {now(), events_processed(), flows_completed()};
+  std::uint64_t end[1] = {totals[0]};
+  link_->all_max(end);
+  std::uint64_t sums[2] = {totals[1], totals[2]};
+  link_->all_sum(sums);
+  combined_now_ = end[0];
+  finish_accounting_at(end[0]);
+  link_->all_min(finish_ps_);
+  // Counters, PFC log, packet pools and mechanism traces to rank 0.
+  NetCounters mine = parts_[0]->counters;
+  for (std::size_t i = 1; i < parts_.size(); ++i) mine.add(parts_[i]->counters);
+  RankMessage msg;
+  put_bytes(msg, &mine, kCountBytes);
+  put_bytes(msg, mine.pfc_log.data(), mine.pfc_log.size() * sizeof(PfcLogRecord));
+  std::size_t pool = 0;
+  for (const auto& part : parts_) pool += part->pool.allocated();
+  put_u64(msg, pool);
+  const char* header = nullptr;
+  for (Switch* s : local_switches_)
+    if (s->mechanism() && s->mechanism()->trace_header()) header = s->mechanism()->trace_header();
+  put_bytes(msg, header ? header : "", header ? std::strlen(header) : 0);
+  put_u64(msg, header ? local_switches_.size() : 0);
+  if (header)
+    for (Switch* s : local_switches_) {
+      put_u64(msg, s->index());
+      const std::string text = trace_text(*s->mechanism());
+      put_bytes(msg, text.data(), text.size());
+    }
+  const std::vector<RankMessage> all = link_->gather(msg);
+  combined_events_ = sums[0];
+  combined_flows_completed_ = sums[1];
+  combined_ = true;
+  if (rank_ != 0) return;
+  combined_counters_ = NetCounters{};
+  combined_counters_.log_pfc = mine.log_pfc;
+  packets_by_rank_.clear();
+  traces_.assign(topo_.switches, std::string());
+  for (const RankMessage& m : all) {
+    std::size_t at = 0, n = 0;
+    NetCounters c;
+    const unsigned char* counts = get_bytes(m, at, n);
+    LOSSLESS_CHECK(n == kCountBytes, "counters of another rank have another size");
+    std::memcpy(static_cast<void*>(&c), counts, kCountBytes);
+    const unsigned char* log = get_bytes(m, at, n);
+    c.pfc_log.resize(n / sizeof(PfcLogRecord));
+    if (n) std::memcpy(c.pfc_log.data(), log, n);
+    combined_counters_.add(c);
+    packets_by_rank_.push_back(get_u64(m, at));
+    const unsigned char* h = get_bytes(m, at, n);
+    if (n) trace_header_.assign(reinterpret_cast<const char*>(h), n);
+    const std::uint64_t traced = get_u64(m, at);
+    for (std::uint64_t k = 0; k < traced; ++k) {
+      const std::uint64_t s = get_u64(m, at);
+      const unsigned char* text = get_bytes(m, at, n);
+      traces_.at(s).assign(reinterpret_cast<const char*>(text), n);
+    }
+  }
+  sort_pfc_log(combined_counters_.pfc_log);
+}
+
+const char* Network::mechanism_trace_header() const {
+  if (combined_) return trace_header_.empty() ? nullptr : trace_header_.c_str();
+  if (switches_.empty() || !switches_[0] || !switches_[0]->mechanism()) return nullptr;
+  return switches_[0]->mechanism()->trace_header();
+}
+
+void Network::write_mechanism_traces(std::FILE* out) const {
+  if (combined_) {
+    for (const std::string& t : traces_) std::fwrite(t.data(), 1, t.size(), out);
+    return;
+  }
+  for (const auto& s : switches_) s->mechanism()->write_trace(out);
+}
+
+void Network::check_ranks_agree() {
+  if (ranks_ == 1) return;
+  // A hash of what every rank computed for the whole fabric: paths, routing mode, the set-up clock.
+  std::uint64_t h = mix64(routes_per_flow_ ? 1 : 2);
+  auto add = [&](std::uint64_t v) { h = mix64(h ^ v); };
+  for (std::uint16_t p : route_ports_) add(p);
+  for (std::size_t i = 0; i < flows_.size(); ++i) {
+    add(fwd_route_[i]);
+    add(rev_route_[i]);
+    add(start_order_[i]);
+    add(ideal_fct_ps_[i]);
+  }
+  add(node_clocks_[topo_.nodes()].next_seq);
+  add(max_base_rtt_ps_);
+  std::uint64_t lo[1] = {h}, hi[1] = {h};
+  link_->all_min(lo);
+  link_->all_max(hi);
+  if (lo[0] != hi[0])
+    throw InternalError(
+        "the ranks computed different flow paths or set-up order keys (a routing policy or scheme that "
+        "differs by rank: run on one process)");
 }
 
 }  // namespace lossless

@@ -2,10 +2,14 @@
 // the counters, and starts the flows. Data flows one way: topology + workload -> this -> stats.
 #pragma once
 #include <cstdint>
+#include <cstdio>
+#include <deque>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/error.h"
+#include "core/rank_link.h"
 #include "core/simulator.h"
 #include "net/config.h"
 #include "net/congestion_control.h"
@@ -39,8 +43,19 @@ class Network {
  public:
   // `partitions` > 1 splits the nodes for a run on that many threads (net/fabric_run.h); it is reduced to 1
   // when a link has no propagation delay (no lookahead) and never exceeds the number of hosts.
+  //
+  // With a `link` of several ranks (processes, core/rank_link.h) the fabric is split into ranks x partitions
+  // parts, and this process builds only its rank's: the NICs, switches (ports, buffers, schemes), queue
+  // pairs, congestion-control and receiver state of its own nodes and flows. What every rank keeps of the
+  // whole fabric: the topology, the ports' peer table, routing's forwarding table (topo/routing.h), one
+  // order-key clock per node, the flows (Flow records, hashes, routes, start orders, finish times, ideal
+  // FCTs), and for each switch of another rank its router when it routes per flow (to compute every flow's
+  // path), and a stand-in port for each port of another rank at the end of one of its links. The ranks of one
+  // run must then call, in this order and all of them: agree_on_global_rtt, install_mechanism, install_flows,
+  // check_ranks_agree, run (net/fabric_run.h) and combine_ranks. A zero-delay link (no lookahead) cannot
+  // be split over ranks (the caller runs such fabrics on one rank).
   Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, std::uint64_t seed,
-          unsigned partitions = 1);
+          unsigned partitions = 1, RankLink* link = nullptr);
   Network(const Network&) = delete;
   Network& operator=(const Network&) = delete;
   ~Network();
@@ -56,12 +71,32 @@ class Network {
     LOSSLESS_CHECK(parts_.size() == 1, "Network::sim() on a partitioned fabric");
     return parts_[0]->sim;
   }
+  // This process's partitions (all of them in a run on one process).
   std::size_t partitions() const { return parts_.size(); }
+  // Ranks (processes) of the run, this one's, and its link to the others (null in a run on one process).
+  int ranks() const { return ranks_; }
+  int rank() const { return rank_; }
+  RankLink* link() const { return link_; }
+  // All partitions of all ranks; those of rank r are [r x partitions(), (r + 1) x partitions()).
+  std::uint32_t global_partitions() const { return global_parts_; }
+  int rank_of_partition(std::uint32_t global_partition) const {
+    return static_cast<int>(global_partition / parts_.size());
+  }
+  // Whether this process builds (and runs) `node`.
+  bool is_local(std::uint32_t node) const {
+    return std::uint32_t{node_part_[node]} - first_part_ < parts_.size();
+  }
+  // The partition of every node (global partition ids).
+  const std::vector<std::uint8_t>& node_partitions() const { return node_part_; }
+  // Port `port` of local node `node`.
+  Port& local_port(std::uint32_t node, std::uint32_t port);
+  // The receive handler of local node `node` (what its peers' ports deliver to).
+  EventFn arrive_handler(std::uint32_t node);
   // The shortest propagation delay of any link: how far apart the partitions' windows are (net/fabric_run.h).
   TimePs lookahead_ps() const { return lookahead_ps_; }
   Partition& partition(std::size_t i) { return *parts_[i]; }
   const Partition& partition(std::size_t i) const { return *parts_[i]; }
-  Partition& partition_of(std::uint32_t node) { return *parts_[node_part_[node]]; }
+  Partition& partition_of(std::uint32_t node) { return *parts_[node_part_[node] - first_part_]; }
   Simulator& sim_of(std::uint32_t node) { return partition_of(node).sim; }
   // Counters of all partitions together (the PFC log in time order); packets the pools hold.
   NetCounters counters() const;
@@ -73,6 +108,8 @@ class Network {
   // The time of the last event run (any partition) and the events run.
   TimePs now() const;
   std::uint64_t events_processed() const;
+  // The events this process ran (events_processed() is the whole fabric's after combine_ranks).
+  std::uint64_t events_processed_here() const;
   const SwitchConfig& switch_config() const { return sw_cfg_; }
   // Where the packet slots of the run's schemes live (net/packet_layout.h): parts bind their slots here.
   const PacketLayout& slots() const { return layout_; }
@@ -84,10 +121,15 @@ class Network {
 
   const Flow& flow(std::uint32_t id) const { return flows_[id]; }
   const std::vector<Flow>& flows() const { return flows_; }
-  SenderQp& qp(std::uint32_t id) { return qps_[id]; }
-  const SenderQp& qp(std::uint32_t id) const { return qps_[id]; }
-  ReceiverContext& receiver(std::uint32_t id) { return rx_[id]; }
-  const ReceiverContext& receiver(std::uint32_t id) const { return rx_[id]; }
+  // The sender QP of a flow whose source is local, the receiver context of one whose destination is.
+  SenderQp& qp(std::uint32_t id) { return qps_[sender_slot_.empty() ? id : sender_slot_[id]]; }
+  const SenderQp& qp(std::uint32_t id) const { return qps_[sender_slot_.empty() ? id : sender_slot_[id]]; }
+  ReceiverContext& receiver(std::uint32_t id) {
+    return rx_[receiver_slot_.empty() ? id : receiver_slot_[id]];
+  }
+  const ReceiverContext& receiver(std::uint32_t id) const {
+    return rx_[receiver_slot_.empty() ? id : receiver_slot_[id]];
+  }
   std::uint32_t forward_hash(std::uint32_t id) const { return fwd_hash_[id]; }
   std::uint32_t reverse_hash(std::uint32_t id) const { return rev_hash_[id]; }
   TimePs finish_ps(std::uint32_t id) const { return finish_ps_[id]; }
@@ -95,8 +137,10 @@ class Network {
 
   RdmaNic& nic(std::uint32_t host) { return *nics_[host]; }
   const RdmaNic& nic(std::uint32_t host) const { return *nics_[host]; }
+  // Switch `s` (index among switches); only a local one exists (has_switch).
   Switch& switch_at(std::uint32_t s) { return *switches_[s]; }
   const Switch& switch_at(std::uint32_t s) const { return *switches_[s]; }
+  bool has_switch(std::uint32_t s) const { return switches_[s] != nullptr; }
   std::size_t switch_count() const { return switches_.size(); }
   // The path a flow's packets take (following ECMP) and its ideal-FCT ingredients.
   // `switch_ports`, when given, receives the egress port taken at each switch.
@@ -118,11 +162,39 @@ class Network {
     return routes_per_flow_ ? &route_ports_[rev_route_[id]] : nullptr;
   }
   TimePs ideal_fct_ps(const Flow& f) const;
+  // A route (forward_route, reverse_route) as an offset valid on every rank, and back.
+  std::uint64_t route_offset(const std::uint16_t* route) const {
+    LOSSLESS_CHECK(route >= route_ports_.data() && route <= route_ports_.data() + route_ports_.size(),
+                   "a packet's route is not one of the flows' routes");
+    return static_cast<std::uint64_t>(route - route_ports_.data());
+  }
+  const std::uint16_t* route_at(std::uint64_t offset) const {
+    LOSSLESS_CHECK(offset <= route_ports_.size(), "a route offset beyond the flows' routes");
+    return route_ports_.data() + offset;
+  }
   TimePs max_base_rtt_ps() const { return max_base_rtt_ps_; }
   Bytes max_bdp_bytes() const { return max_bdp_bytes_; }
 
   void flow_completed(SenderQp& qp);
   void finish_accounting();
+
+  // Runs over ranks (see the constructor). The largest base RTT and BDP over host pairs: each rank computed
+  // those of its share of the pairs; this takes the maximum over all ranks (collective).
+  void agree_on_global_rtt();
+  // Every rank computed the same flow paths, routing mode and set-up order keys (collective; throws
+  // InternalError on every rank otherwise).
+  void check_ranks_agree();
+  // After the run (collective): the simulated time, events, completed flows and finish times of all ranks,
+  // pause accounting closed at the end of the whole run; on rank 0 also the counters with every rank's PFC
+  // log, and the switch mechanisms' traces. Then now(), events_processed(), flows_completed(), finish_ps(),
+  // counters(), packets_allocated() and write_mechanism_traces() speak for the whole fabric on rank 0.
+  void combine_ranks();
+  // Packets each rank's pools hold (rank 0, after combine_ranks; this rank's alone otherwise).
+  const std::vector<std::uint64_t>& packets_by_rank() const { return packets_by_rank_; }
+  // The switch mechanisms' traces, switch by switch, after the header (stats/writers.h).
+  void write_mechanism_traces(std::FILE* out) const;
+  // A trace header of the switch mechanism, or null (no mechanism, or one without traces).
+  const char* mechanism_trace_header() const;
 
  private:
   static void flow_start_event(void* target, std::uint64_t flow_id);
@@ -135,6 +207,13 @@ class Network {
                std::uint32_t path_switches);
   static void schedule_next_start(Partition& part);
   void compute_global_rtt();
+  void finish_accounting_at(TimePs end);
+  // The router that decides a flow's path at switch `s`: its own, or for a switch of another rank the
+  // stand-in its routing policy makes for that (RoutingFactory::create_for_paths).
+  RoutingPolicy& path_router(std::uint32_t s) const;
+  // Whether every switch routes a flow's packets one way: the local switches' routers, or with none, what the
+  // routing policy's stand-in says.
+  bool all_route_per_flow() const;
 
   Topology topo_;
   SwitchConfig sw_cfg_;
@@ -142,8 +221,18 @@ class Network {
   std::uint64_t seed_;
   TimePs lookahead_ps_ = 0;
   PacketLayout layout_;  // before the nodes: their schemes hold slots bound to it
+  RankLink* link_ = nullptr;
+  int ranks_ = 1;
+  int rank_ = 0;
+  std::uint32_t global_parts_ = 1;
+  std::uint32_t first_part_ = 0;  // global id of this process's first partition
   std::vector<std::uint8_t> node_part_;
   std::vector<std::unique_ptr<Partition>> parts_;
+  std::vector<Switch*> local_switches_;
+  std::vector<std::uint32_t> local_hosts_;
+  // Stand-ins for the ports of other ranks at the far end of local links (node and port index only).
+  std::deque<Port> remote_ports_;
+  std::vector<std::unique_ptr<RoutingPolicy>> planners_;  // by switch index, for switches of other ranks
   std::vector<NodeClock> node_clocks_;  // order-key clocks: one per node, then the set-up context
   std::vector<NodePorts> node_ports_;
   RoutingTable routes_;
@@ -157,6 +246,9 @@ class Network {
   std::vector<Flow> flows_;
   std::vector<SenderQp> qps_;
   std::vector<ReceiverContext> rx_;
+  // Over ranks: flow id -> index in qps_ (flows sent from here) and rx_ (flows received here); empty on one
+  // process (every flow is local, indexed by its id).
+  std::vector<std::uint32_t> sender_slot_, receiver_slot_;
   std::vector<std::unique_ptr<CongestionControl>> ccs_;
   std::vector<std::unique_ptr<ReceiverControl>> receivers_;
   std::vector<std::uint32_t> fwd_hash_, rev_hash_;
@@ -164,7 +256,18 @@ class Network {
   std::vector<std::uint16_t> route_ports_;
   std::vector<std::uint64_t> start_order_;  // reserved event order of each flow's start
   std::vector<TimePs> finish_ps_;
+  std::vector<TimePs> ideal_fct_ps_;
   std::size_t flow_state_bytes_ = 0;
+  bool global_rtt_agreed_ = true;
+
+  // After combine_ranks (rank 0): the whole run's numbers.
+  bool combined_ = false;
+  TimePs combined_now_ = 0;
+  std::uint64_t combined_events_ = 0, combined_flows_completed_ = 0;
+  NetCounters combined_counters_;
+  std::vector<std::uint64_t> packets_by_rank_;
+  std::string trace_header_;
+  std::vector<std::string> traces_;  // by switch index
 };
 
 }  // namespace lossless

@@ -25,10 +25,23 @@ class RoutingPolicy {
   virtual std::uint16_t choose(const Packet& p, const std::uint16_t* candidates, std::uint32_t n) = 0;
 };
 
+// Which switch a router serves, for routers that need nothing else of it.
+struct SwitchId {
+  std::uint32_t index;  // among switches
+  std::uint32_t node;   // global node id
+};
+
 class RoutingFactory : public SchemeFactory {
  public:
   virtual ~RoutingFactory() = default;
   virtual std::unique_ptr<RoutingPolicy> create(Switch& sw, Network& net) const = 0;
+  // A router that only computes flows' paths at set-up, for a switch another process builds (a run over
+  // several ranks, net/network.h): it must choose as the switch's own router would. Null when the policy
+  // needs its switch (then its paths cannot be computed elsewhere).
+  virtual std::unique_ptr<RoutingPolicy> create_for_paths(SwitchId sw, Network& net) const {
+    (void)sw, (void)net;
+    return nullptr;
+  }
   // True when packets of one flow may take different paths and so arrive out of order (spraying).
   virtual bool reorders() const { return false; }
 };

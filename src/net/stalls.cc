@@ -1,6 +1,8 @@
 #include "net/stalls.h"
 
+#include <algorithm>
 #include <cinttypes>
+#include <cstddef>
 #include <cstdio>
 
 #include "net/deadlock.h"
@@ -36,6 +38,27 @@ const Port* first_paused_on_path(const Network& net, const Flow& f, std::uint8_t
   return first;
 }
 
+// What holds a flow back at `end_ps`, in the order of RdmaNic::may_send (its sender's state only).
+enum class Wait { kAck, kGate, kPaused, kWindow, kPacing, kNothing };
+
+Wait wait_of(const Network& net, const Flow& f, TimePs end_ps) {
+  const SenderQp& q = net.qp(f.id);
+  const Port& nic = net.nic(f.src).port;
+  const Bytes win = q.window();
+  if (q.snd_nxt >= f.size_bytes) return Wait::kAck;
+  if (q.snd_nxt >= q.send_limit_bytes) return Wait::kGate;
+  if (nic.paused(q.priority)) return Wait::kPaused;
+  if (win && q.in_flight() >= win) return Wait::kWindow;
+  if (q.next_avail_ps > end_ps) return Wait::kPacing;
+  return Wait::kNothing;
+}
+
+const char* wait_name(const SenderQp& q, Wait wait) {
+  static constexpr const char* kWaitNames[] = {"acknowledgement", "send gate", "paused priority",
+                                               "window",          "pacing",    "nothing"};
+  return wait == Wait::kGate && q.cc ? q.cc->send_gate_name() : kWaitNames[static_cast<int>(wait)];
+}
+
 std::string port_text(const Network& net, const Port& p) {
   const Topology& t = net.topology();
   return t.node_name(p.node) + " port " + std::to_string(p.index);
@@ -59,25 +82,9 @@ UnfinishedReport classify_unfinished(const Network& net, RunEnd end, TimePs end_
     const SenderQp& q = net.qp(f.id);
     const ReceiverContext& rx = net.receiver(f.id);
     const Port& nic = net.nic(f.src).port;
-    // What holds it back, in the order of RdmaNic::may_send.
-    enum class Wait { kAck, kGate, kPaused, kWindow, kPacing, kNothing } wait;
+    const Wait wait = wait_of(net, f, end_ps);
     const Bytes win = q.window();
-    if (q.snd_nxt >= f.size_bytes)
-      wait = Wait::kAck;
-    else if (q.snd_nxt >= q.send_limit_bytes)
-      wait = Wait::kGate;
-    else if (nic.paused(q.priority))
-      wait = Wait::kPaused;
-    else if (win && q.in_flight() >= win)
-      wait = Wait::kWindow;
-    else if (q.next_avail_ps > end_ps)
-      wait = Wait::kPacing;
-    else
-      wait = Wait::kNothing;
-    static constexpr const char* kWaitNames[] = {"acknowledgement", "send gate", "paused priority",
-                                                 "window",          "pacing",    "nothing"};
-    const char* waits_for =
-        wait == Wait::kGate && q.cc ? q.cc->send_gate_name() : kWaitNames[static_cast<int>(wait)];
+    const char* waits_for = wait_name(q, wait);
     ++r.waiting_for[waits_for];
     const TimePs last_progress = std::max({f.start_ps, rx.last_delivery_ps, q.last_progress_ps});
     bool deadlocked = false;
@@ -147,6 +154,55 @@ UnfinishedReport classify_unfinished(const Network& net, RunEnd end, TimePs end_
                   format_sim_time(paused_on_path->paused_since(q.priority)) +
                   (deadlocked ? ", in a PFC deadlock" : "");
     r.stalls.push_back(std::move(w));
+  }
+  return r;
+}
+
+UnfinishedReport classify_unfinished_over_ranks(const Network& net, RankLink& link, RunEnd end, TimePs end_ps,
+                                                TimePs stall_after_ps) {
+  UnfinishedReport r;
+  r.end = end;
+  r.end_ps = end_ps;
+  r.stall_after_ps = stall_after_ps;
+  const std::size_t n = net.flows().size();
+  // The last progress of each flow: its sender's (acknowledged) on one rank, its receiver's (delivered) on
+  // another; the maximum over ranks.
+  std::vector<std::uint64_t> progress(n, 0);
+  for (const Flow& f : net.flows()) {
+    if (net.finish_ps(f.id) != kTimeNever || f.start_ps > end_ps) continue;
+    TimePs t = f.start_ps;
+    if (net.is_local(f.src)) t = std::max(t, net.qp(f.id).last_progress_ps);
+    if (net.is_local(f.dst)) t = std::max(t, net.receiver(f.id).last_delivery_ps);
+    progress[f.id] = t;
+  }
+  link.all_max(progress);
+  // Each sender's rank classifies its flows; the counts are summed, the names merged on rank 0.
+  std::uint64_t counts[3] = {0, 0, 0};  // active, stalled, not started
+  std::string names;
+  for (const Flow& f : net.flows()) {
+    if (net.finish_ps(f.id) != kTimeNever || !net.is_local(f.src)) continue;
+    if (f.start_ps > end_ps) {
+      ++counts[2];
+      continue;
+    }
+    names += wait_name(net.qp(f.id), wait_of(net, f, end_ps));
+    names += '\n';
+    const bool stalled = end == RunEnd::kDrained || end_ps - progress[f.id] >= stall_after_ps;
+    ++counts[stalled ? 1 : 0];
+  }
+  link.all_sum(counts);
+  r.active = counts[0];
+  r.stalled = counts[1];
+  r.not_started = counts[2];
+  const std::vector<RankMessage> all = link.gather(RankMessage(names.begin(), names.end()));
+  for (const RankMessage& m : all) {
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < m.size(); ++i)
+      if (m[i] == '\n') {
+        ++r.waiting_for[std::string(m.begin() + static_cast<std::ptrdiff_t>(at),
+                                    m.begin() + static_cast<std::ptrdiff_t>(i))];
+        at = i + 1;
+      }
   }
   return r;
 }

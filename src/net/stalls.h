@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/rank_link.h"
 #include "core/time.h"
 #include "net/fabric_run.h"
 
@@ -50,5 +51,12 @@ struct UnfinishedReport {
 // `census` (where the packets are, from the last invariant check) and `deadlocks` may be null.
 UnfinishedReport classify_unfinished(const Network& net, RunEnd end, TimePs end_ps, TimePs stall_after_ps,
                                      const PacketCensus* census, const DeadlockDetector* deadlocks);
+
+// The same over ranks (collective; a fabric split over processes, net/network.h): every unfinished flow
+// counted and classified by what it waits for (its sender's rank decides, with its last progress the latest
+// of its sender's and receiver's), on rank 0. Not there: the stalled flows' listing (`stalls`: it reads where
+// their bytes are, which no rank knows whole) and PFC deadlocks (not looked for over ranks).
+UnfinishedReport classify_unfinished_over_ranks(const Network& net, RankLink& link, RunEnd end, TimePs end_ps,
+                                                TimePs stall_after_ps);
 
 }  // namespace lossless

@@ -63,6 +63,7 @@ void Switch::select_path() {
   const SwitchPathFns path =
       net_.switch_config().flow_control_factory->path(features, custom_buffer_ != nullptr);
   release_ = path.release;
+  arrive_ = path.arrive;
   for (auto& p : ports) {
     p.kick = path.kick;
     p.peer->deliver = path.arrive;  // the port at the other end delivers into this switch

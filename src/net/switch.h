@@ -70,6 +70,9 @@ class Switch {
     if (!p.ecn_ce) ++part_.counters.ecn_marks;
     p.ecn_ce = true;
   }
+  // The receive handler of this switch's packet path: what the ports at the other end of its links deliver
+  // to.
+  EventFn arrive_handler() const { return arrive_; }
   // Replaces the routing policy (a mechanism's adaptive routing); before flows are installed.
   void set_router(std::unique_ptr<RoutingPolicy> r);
   RoutingPolicy& router() { return *router_; }
@@ -141,6 +144,7 @@ class Switch {
   BufferModel* buffer_ = &mmu;
   std::unique_ptr<BufferModel> custom_buffer_;
   std::unique_ptr<RoutingPolicy> router_;
+  EventFn arrive_ = nullptr;
   std::unique_ptr<SwitchMechanism> mechanism_;
   std::vector<std::unique_ptr<SwitchMechanism>> companions_;
   std::unique_ptr<SwitchMechanism> marking_;

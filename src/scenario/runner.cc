@@ -3,8 +3,10 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <memory>
@@ -12,12 +14,14 @@
 #include "core/error.h"
 #include "net/fabric_run.h"
 #include "net/network.h"
+#include "net/stalls.h"
 #include "scenario/output_dir.h"
 #include "scenario/progress.h"
 #include "stats/fabric_monitor.h"
 #include "stats/monitors.h"
 #include "stats/run_summary.h"
 #include "stats/writers.h"
+#include "topo/partitioning.h"
 
 namespace lossless {
 namespace {
@@ -137,6 +141,258 @@ void write_in_place(const std::string& path, Write write) {
   if (ec) throw ConfigError(path, "", "cannot move the output into place: " + ec.message());
 }
 
+// Writes the run's outputs (the caller commits the folder): every file but summary.json, then summary.json.
+void write_run_outputs(Scenario& sc, const Network& net, RunResult& r,
+                       const std::vector<PfcLogRecord>& pfc_log, OutputDir& out) {
+  try {
+    const std::string resolved = resolved_scenario_text(sc);
+    write_outputs(sc, net, pfc_log, resolved, out);
+    r.run_id = run_id_of(identity_text(sc));
+    r.outputs = out.staged();
+    write_summary_json(r, out.path("summary.json"));
+  } catch (const ConfigError& e) {
+    throw ConfigError(out.shown(e.where()), e.key(), e.reason());
+  }
+}
+
+void write_hpcc_files(const RunOptions& opts, const Network& net, const std::vector<PfcLogRecord>& pfc_log) {
+  if (!opts.hpcc_fct_path.empty())
+    write_in_place(opts.hpcc_fct_path, [&](const std::string& p) { write_hpcc_fct(net, p); });
+  if (!opts.hpcc_pfc_path.empty())
+    write_in_place(opts.hpcc_pfc_path,
+                   [&](const std::string& p) { write_hpcc_pfc(net.topology(), pfc_log, p); });
+}
+
+using Clock = std::chrono::steady_clock;
+
+// A run of the whole fabric in this process, in three steps (a run over ranks interleaves them with the
+// other ranks: run_over_ranks).
+class WholeRun {
+ public:
+  WholeRun(Scenario& sc, const RunOptions& opts) : sc_(sc), opts_(opts), wall_start_(Clock::now()) {}
+
+  void set_up(unsigned threads) {
+    if (opts_.write_outputs) out_ = std::make_unique<OutputDir>(sc_.output.dir);
+    net_ = std::make_unique<Network>(sc_.topology, sc_.sw, sc_.nic, sc_.seed, threads);
+    Network& net = *net_;
+    net.set_log_pfc((sc_.monitor.pfc && opts_.write_outputs) || !opts_.hpcc_pfc_path.empty());
+    if (sc_.mechanism) net.install_mechanism(*sc_.mechanism);
+    net.install_flows(sc_.flows, *sc_.cc);
+    if (opts_.write_outputs && sc_.monitor.queues) {
+      qmon_ = std::make_unique<QueueMonitor>(net, sc_.monitor, out_->path("queues.csv"));
+      qmon_->start(sc_.stop_ps);
+    }
+    if (opts_.write_outputs && sc_.monitor.flow_rates) {
+      rmon_ = std::make_unique<FlowRateMonitor>(net, sc_.monitor, out_->path("flow_rates.csv"));
+      rmon_->start(sc_.stop_ps);
+    }
+    if (out_ && sc_.monitor.fabric) {
+      fmon_ = std::make_unique<FabricMonitor>(net, sc_.monitor.fabric_interval_ps, out_->path("fabric.json"),
+                                              out_->path("fabric.bin"));
+      fmon_->start(sc_.stop_ps);
+    }
+    checks_ = std::make_unique<RunChecks>(net, sc_.check, opts_.check, [this](const DeadlockReport& d) {
+      if (deadlocks_printed_++ < kWarningsPrinted) print_deadlock(sc_, net_->topology(), d);
+    });
+  }
+
+  // `link`: the other ranks, which follow the windows (follow_fabric_windows); null on one process.
+  void run(RankLink* link) {
+    ProgressLine progress(sc_.flows.size());
+    std::function<void(const FabricProgress&)> on_progress;
+    if (!opts_.quiet) on_progress = [&](const FabricProgress& p) { progress.update(p); };
+    try {
+      run_ = run_fabric(*net_, sc_.stop_ps, on_progress, checks_.get(), link);
+      checks_->finish(run_);
+    } catch (const InvariantViolation& e) {
+      violation_ = std::current_exception();
+      violation_text_ = e.what();
+    }
+    progress.finish();
+  }
+
+  // Writes the outputs; rethrows a violated invariant after them.
+  RunResult finish(int ranks) {
+    Network& net = *net_;
+    net.finish_accounting();
+    if (qmon_) qmon_->finish();
+    if (rmon_) rmon_->finish();
+    if (fmon_) fmon_->finish();
+
+    RunResult r = summarize_run(net);
+    r.unfinished = checks_->unfinished();
+    r.deadlocks = checks_->deadlocks().reports();
+    r.deadlocks_found = checks_->deadlocks().cycles_found();
+    r.checks_full = checks_->full();
+    r.check_passes = checks_->passes();
+    r.violation = violation_text_;
+    for (std::size_t i = 0; i < net.partitions(); ++i)
+      for (const DataDrop& d : net.partition(i).data_drops)
+        ++r.data_drops[static_cast<std::size_t>(d.reason)];
+    if (deadlocks_printed_ > kWarningsPrinted)
+      std::fprintf(stderr, "lossless: warning: %s: %zu more PFC deadlocks (summary.json deadlocks)\n",
+                   sc_.output.dir.c_str(), deadlocks_printed_ - kWarningsPrinted);
+    if (!violation_ && r.unfinished.stalled > 0) print_stalls(sc_, r);
+    r.scenario = sc_.name;
+    r.cc = sc_.cc_algorithm;
+    r.seed = sc_.seed;
+    r.threads = run_.threads;
+    r.ranks = ranks;
+    r.wall_seconds = std::chrono::duration<double>(Clock::now() - wall_start_).count();
+    r.peak_rss_kb = peak_rss_kb();
+    const std::vector<PfcLogRecord> pfc_log = std::move(r.counters.pfc_log);
+    r.counters.pfc_log.clear();
+    if (out_) write_run_outputs(sc_, net, r, pfc_log, *out_);
+    write_hpcc_files(opts_, net, pfc_log);
+    if (out_) out_->commit("summary.json");
+    // A violated invariant is reported after the outputs, which show the run up to it.
+    if (violation_) std::rethrow_exception(violation_);
+    return r;
+  }
+
+ private:
+  Scenario& sc_;
+  const RunOptions& opts_;
+  Clock::time_point wall_start_;
+  std::unique_ptr<OutputDir> out_;
+  std::unique_ptr<Network> net_;
+  std::unique_ptr<QueueMonitor> qmon_;
+  std::unique_ptr<FlowRateMonitor> rmon_;
+  std::unique_ptr<FabricMonitor> fmon_;
+  std::unique_ptr<RunChecks> checks_;
+  std::size_t deadlocks_printed_ = 0;
+  FabricRunStats run_;
+  std::exception_ptr violation_;
+  std::string violation_text_;
+};
+
+// Why a run over ranks must run the whole fabric on rank 0 (null: it can be split).
+const char* whole_fabric_reason(const Scenario& sc, const RunOptions& opts) {
+  if (opts.write_outputs && (sc.monitor.queues || sc.monitor.flow_rates || sc.monitor.fabric))
+    return "monitor.queues / flow_rates / fabric sample the whole fabric";
+  if (opts.check) return "--check looks at the whole fabric between windows";
+  if (min_link_delay(sc.topology) == 0) return "a link without delay leaves no lookahead";
+  return nullptr;
+}
+
+// Rank 0 runs the whole fabric on one thread, as without mpirun; the other ranks follow its windows, so that
+// all stop together (an interrupt of any of them included) and exit with the same status.
+RunResult run_whole_on_rank0(Scenario& sc, const RunOptions& opts, RankLink& link, const char* why) {
+  const bool root = link.rank() == 0;
+  if (root && !opts.quiet)
+    std::fprintf(stderr, "[lossless] %s: the fabric runs on rank 0 alone, on one thread (%d ranks)\n", why,
+                 link.size());
+  WholeRun whole(sc, opts);
+  on_every_rank(&link, [&] {
+    if (root) whole.set_up(1);
+  });
+  if (root)
+    whole.run(&link);
+  else
+    follow_fabric_windows(link, sc.stop_ps, sc.flows.size());
+  RunResult r;
+  on_every_rank(&link, [&] {
+    if (root) r = whole.finish(1);
+  });
+  return r;
+}
+
+// `mpirun -n R lossless run`: the fabric split over the ranks (net/network.h).
+RunResult run_over_ranks(Scenario& sc, const RunOptions& opts, RankLink& link) {
+  if (const char* why = whole_fabric_reason(sc, opts)) return run_whole_on_rank0(sc, opts, link, why);
+  const auto wall_start = Clock::now();
+  const bool root = link.rank() == 0;
+  std::unique_ptr<OutputDir> out;
+  std::unique_ptr<Network> net;
+  // Every step that may fail on some ranks only ends with all of them agreeing (core/rank_link.h); the
+  // collectives between the steps are reached by every rank.
+  on_every_rank(&link, [&] {
+    if (root && opts.write_outputs) out = std::make_unique<OutputDir>(sc.output.dir);
+    net = std::make_unique<Network>(sc.topology, sc.sw, sc.nic, sc.seed, opts.threads, &link);
+  });
+  net->agree_on_global_rtt();
+  on_every_rank(&link, [&] {
+    net->set_log_pfc((sc.monitor.pfc && opts.write_outputs) || !opts.hpcc_pfc_path.empty());
+    if (sc.mechanism) net->install_mechanism(*sc.mechanism);
+    net->install_flows(sc.flows, *sc.cc);
+  });
+  on_every_rank(&link, [&] { net->check_ranks_agree(); });
+
+  ProgressLine progress(sc.flows.size());
+  std::function<void(const FabricProgress&)> on_progress;
+  if (root && !opts.quiet) on_progress = [&](const FabricProgress& p) { progress.update(p); };
+  const FabricRunStats run = run_fabric(*net, sc.stop_ps, on_progress, nullptr, &link);
+  progress.finish();
+
+  net->combine_ranks();
+  // The run-time checks (net/run_checks.h) look at the whole fabric, which no rank holds: over ranks the
+  // invariants are not checked (invariants.passes 0) and PFC deadlocks not looked for; unfinished flows are
+  // counted and classified, but stalled ones not listed (docs/performance.md "Ranks").
+  const TimePs stall_after =
+      sc.check.stall_after_ps != kTimeNever ? sc.check.stall_after_ps : 1000 * net->max_base_rtt_ps();
+  UnfinishedReport unfinished = classify_unfinished_over_ranks(*net, link, run.end, run.end_ps, stall_after);
+  RunResult r;
+  if (root) {
+    r = summarize_run(*net);
+    r.unfinished = std::move(unfinished);
+    if (!opts.quiet)
+      std::fprintf(stderr,
+                   "[lossless] over %d ranks the invariants are not checked and PFC deadlocks not looked for "
+                   "(they need the whole fabric in one process: run without mpirun, or with --check to run "
+                   "it on rank 0)\n",
+                   link.size());
+    if (r.unfinished.stalled > 0)
+      std::fprintf(stderr,
+                   "lossless: warning: %s: %llu stalled flows (summary.json unfinished; over ranks they are "
+                   "not listed: run without mpirun to see them)\n",
+                   sc.output.dir.c_str(), static_cast<unsigned long long>(r.unfinished.stalled));
+  }
+  // Data packets dropped, by reason, on every rank.
+  std::array<std::uint64_t, 3> drops{};
+  for (std::size_t i = 0; i < net->partitions(); ++i)
+    for (const DataDrop& d : net->partition(i).data_drops) ++drops[static_cast<std::size_t>(d.reason)];
+  link.all_sum(drops);
+  if (root) r.data_drops = drops;
+  // Each rank's measurements, to rank 0.
+  RunResult::RankReport mine;
+  mine.peak_rss_kb = peak_rss_kb();
+  mine.events = net->events_processed_here();
+  for (std::size_t i = 0; i < net->partitions(); ++i) mine.packet_pool += net->partition(i).pool.allocated();
+  mine.windows = run.exchange.windows;
+  mine.packets_sent = run.exchange.packets_sent;
+  mine.bytes_sent = run.exchange.bytes_sent;
+  mine.run_seconds = run.run_seconds;
+  mine.exchange_seconds = run.exchange.exchange_seconds;
+  mine.pack_seconds = run.exchange.pack_seconds;
+  RankMessage bytes(sizeof mine);
+  std::memcpy(bytes.data(), &mine, sizeof mine);
+  const std::vector<RankMessage> reports = link.gather(bytes);
+  if (root) {
+    r.scenario = sc.name;
+    r.cc = sc.cc_algorithm;
+    r.seed = sc.seed;
+    r.threads = run.threads;
+    r.ranks = link.size();
+    for (const RankMessage& m : reports) {
+      RunResult::RankReport k;
+      LOSSLESS_CHECK(m.size() == sizeof k, "a rank's report has another size");
+      std::memcpy(&k, m.data(), sizeof k);
+      r.peak_rss_kb = std::max(r.peak_rss_kb, k.peak_rss_kb);
+      r.rank_reports.push_back(k);
+    }
+    r.wall_seconds = std::chrono::duration<double>(Clock::now() - wall_start).count();
+  }
+  on_every_rank(&link, [&] {
+    if (!root) return;
+    const std::vector<PfcLogRecord> pfc_log = std::move(r.counters.pfc_log);
+    r.counters.pfc_log.clear();
+    if (out) write_run_outputs(sc, *net, r, pfc_log, *out);
+    write_hpcc_files(opts, *net, pfc_log);
+    if (out) out->commit("summary.json");
+  });
+  return r;
+}
+
 }  // namespace
 
 void build_fabric(Scenario& sc) {
@@ -146,98 +402,11 @@ void build_fabric(Scenario& sc) {
 }
 
 RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
-  namespace fs = std::filesystem;
-  using Clock = std::chrono::steady_clock;
-  const auto wall_start = Clock::now();
-  std::unique_ptr<OutputDir> out;
-  if (opts.write_outputs) out = std::make_unique<OutputDir>(sc.output.dir);
-
-  Network net(sc.topology, sc.sw, sc.nic, sc.seed, threads_for(sc, opts));
-  net.set_log_pfc((sc.monitor.pfc && opts.write_outputs) || !opts.hpcc_pfc_path.empty());
-  if (sc.mechanism) net.install_mechanism(*sc.mechanism);
-  net.install_flows(sc.flows, *sc.cc);
-
-  std::unique_ptr<QueueMonitor> qmon;
-  std::unique_ptr<FlowRateMonitor> rmon;
-  std::unique_ptr<FabricMonitor> fmon;
-  if (opts.write_outputs && sc.monitor.queues) {
-    qmon = std::make_unique<QueueMonitor>(net, sc.monitor, out->path("queues.csv"));
-    qmon->start(sc.stop_ps);
-  }
-  if (opts.write_outputs && sc.monitor.flow_rates) {
-    rmon = std::make_unique<FlowRateMonitor>(net, sc.monitor, out->path("flow_rates.csv"));
-    rmon->start(sc.stop_ps);
-  }
-  if (out && sc.monitor.fabric) {
-    fmon = std::make_unique<FabricMonitor>(net, sc.monitor.fabric_interval_ps, out->path("fabric.json"),
-                                           out->path("fabric.bin"));
-    fmon->start(sc.stop_ps);
-  }
-
-  ProgressLine progress(sc.flows.size());
-  std::function<void(const FabricProgress&)> on_progress;
-  if (!opts.quiet) on_progress = [&](const FabricProgress& p) { progress.update(p); };
-  std::size_t deadlocks_printed = 0;
-  RunChecks checks(net, sc.check, opts.check, [&](const DeadlockReport& d) {
-    if (deadlocks_printed++ < kWarningsPrinted) print_deadlock(sc, net.topology(), d);
-  });
-  FabricRunStats run;
-  std::exception_ptr violation;
-  std::string violation_text;
-  try {
-    run = run_fabric(net, sc.stop_ps, on_progress, &checks);
-    checks.finish(run);
-  } catch (const InvariantViolation& e) {
-    violation = std::current_exception();
-    violation_text = e.what();
-  }
-  progress.finish();
-  net.finish_accounting();
-  if (qmon) qmon->finish();
-  if (rmon) rmon->finish();
-  if (fmon) fmon->finish();
-
-  RunResult r = summarize_run(net);
-  r.unfinished = checks.unfinished();
-  r.deadlocks = checks.deadlocks().reports();
-  r.deadlocks_found = checks.deadlocks().cycles_found();
-  r.checks_full = checks.full();
-  r.check_passes = checks.passes();
-  r.violation = violation_text;
-  for (std::size_t i = 0; i < net.partitions(); ++i)
-    for (const DataDrop& d : net.partition(i).data_drops) ++r.data_drops[static_cast<std::size_t>(d.reason)];
-  if (deadlocks_printed > kWarningsPrinted)
-    std::fprintf(stderr, "lossless: warning: %s: %zu more PFC deadlocks (summary.json deadlocks)\n",
-                 sc.output.dir.c_str(), deadlocks_printed - kWarningsPrinted);
-  if (!violation && r.unfinished.stalled > 0) print_stalls(sc, r);
-  r.scenario = sc.name;
-  r.cc = sc.cc_algorithm;
-  r.seed = sc.seed;
-  r.threads = run.threads;
-  r.wall_seconds = std::chrono::duration<double>(Clock::now() - wall_start).count();
-  r.peak_rss_kb = peak_rss_kb();
-  const std::vector<PfcLogRecord> pfc_log = std::move(r.counters.pfc_log);
-  r.counters.pfc_log.clear();
-  if (out) {
-    try {
-      const std::string resolved = resolved_scenario_text(sc);
-      write_outputs(sc, net, pfc_log, resolved, *out);
-      r.run_id = run_id_of(identity_text(sc));
-      r.outputs = out->staged();
-      write_summary_json(r, out->path("summary.json"));
-    } catch (const ConfigError& e) {
-      throw ConfigError(out->shown(e.where()), e.key(), e.reason());
-    }
-  }
-  if (!opts.hpcc_fct_path.empty())
-    write_in_place(opts.hpcc_fct_path, [&](const std::string& p) { write_hpcc_fct(net, p); });
-  if (!opts.hpcc_pfc_path.empty())
-    write_in_place(opts.hpcc_pfc_path,
-                   [&](const std::string& p) { write_hpcc_pfc(net.topology(), pfc_log, p); });
-  if (out) out->commit("summary.json");
-  // A violated invariant is reported after the outputs, which show the run up to it.
-  if (violation) std::rethrow_exception(violation);
-  return r;
+  if (opts.link && opts.link->size() > 1) return run_over_ranks(sc, opts, *opts.link);
+  WholeRun whole(sc, opts);
+  whole.set_up(threads_for(sc, opts));
+  whole.run(nullptr);
+  return whole.finish(1);
 }
 
 }  // namespace lossless

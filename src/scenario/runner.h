@@ -3,6 +3,7 @@
 #pragma once
 #include <string>
 
+#include "core/rank_link.h"
 #include "scenario/scenario.h"
 #include "stats/run_result.h"
 
@@ -16,6 +17,9 @@ struct RunOptions {
   // HPCC-simulator format files at these paths (the `lossless hpcc` command); empty = not written.
   std::string hpcc_fct_path;
   std::string hpcc_pfc_path;
+  // Several ranks (`mpirun -n R lossless run`): the fabric split over them, every rank running this with the
+  // same scenario and options; rank 0 writes the outputs and prints. Null: one process.
+  RankLink* link = nullptr;
   // `--check`: every invariant every check.interval of simulated time, not only at the end
   // (net/run_checks.h).
   bool check = false;
@@ -24,6 +28,8 @@ struct RunOptions {
 // A violated invariant (net/invariants.h) throws InvariantViolation once the outputs are written
 // (summary.json then names it under invariants.violation). Stalled flows and PFC deadlocks are warnings on
 // stderr and keys of summary.json; the caller decides what they mean for the exit status.
+// Over ranks, a failure of any rank's set-up or of rank 0's outputs ends every rank with RanksFailed, and an
+// interrupt of any rank every rank with Interrupted.
 RunResult run_scenario(Scenario& sc, const RunOptions& opts);
 
 // Builds the scenario's fabric with its schemes and flows as a run does, without running it: what only the

@@ -3,6 +3,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <sstream>
+#include <string>
 
 #include "core/units.h"
 #include "net/pause_kinds.h"
@@ -117,10 +118,31 @@ std::string summary_json(const RunResult& r) {
   os << "  \"sim_time_ns\": " << r.sim_time_ps / kPsPerNs << ",\n";
   os << "  \"wall_seconds\": " << format_double(r.wall_seconds) << ",\n";
   os << "  \"threads\": " << r.threads << ",\n";
-  // Measurements of this process (vary from run to run, like wall_seconds).
+  os << "  \"ranks\": " << r.ranks << ",\n";
+  // Measurements of this process (vary from run to run, like wall_seconds); over ranks, the largest peak of
+  // any rank, every pool, and each rank's.
   os << "  \"memory\": {\"peak_rss_kb\": " << r.peak_rss_kb << ", \"packet_pool\": " << r.packets_allocated
-     << ", \"packet_bytes\": " << r.packet_struct_bytes << ", \"flow_state_bytes\": " << r.flow_state_bytes
-     << "},\n";
+     << ", \"packet_bytes\": " << r.packet_struct_bytes << ", \"flow_state_bytes\": " << r.flow_state_bytes;
+  if (!r.rank_reports.empty()) {
+    os << ", \"by_rank\": [";
+    for (std::size_t i = 0; i < r.rank_reports.size(); ++i)
+      os << (i ? ", " : "") << "{\"peak_rss_kb\": " << r.rank_reports[i].peak_rss_kb
+         << ", \"packet_pool\": " << r.rank_reports[i].packet_pool << "}";
+    os << "]";
+  }
+  os << "},\n";
+  if (!r.rank_reports.empty()) {
+    // The window-end exchange between ranks, measured on each (docs/performance.md, "Ranks").
+    os << "  \"exchange\": {\"windows\": " << r.rank_reports[0].windows << ", \"by_rank\": [";
+    for (std::size_t i = 0; i < r.rank_reports.size(); ++i) {
+      const auto& k = r.rank_reports[i];
+      os << (i ? ", " : "") << "{\"events\": " << k.events << ", \"packets_sent\": " << k.packets_sent
+         << ", \"bytes_sent\": " << k.bytes_sent << ", \"run_seconds\": " << format_double(k.run_seconds)
+         << ", \"exchange_seconds\": " << format_double(k.exchange_seconds)
+         << ", \"pack_seconds\": " << format_double(k.pack_seconds) << "}";
+    }
+    os << "]},\n";
+  }
   os << "  \"events\": " << r.events << ",\n";
   os << "  \"flows\": {\"total\": " << r.flows_total << ", \"completed\": " << r.flows_completed << "},\n";
   os << "  \"fct_ns\": " << dist_json(r.fct_ns, true) << ",\n";
@@ -167,9 +189,11 @@ void print_result_table(const RunResult& r, std::FILE* out) {
   std::fprintf(out, "scenario %s  (cc %s, seed %" PRIu64 ")\n", r.scenario.c_str(), r.cc.c_str(), r.seed);
   std::fprintf(out,
                "flows %" PRIu64 "/%" PRIu64
-               " completed; simulated %.3f ms in %.2f s wall on %u thread%s; %" PRIu64 " events (%.2f M/s)\n",
+               " completed; simulated %.3f ms in %.2f s wall on %s%u thread%s; %" PRIu64
+               " events (%.2f M/s)\n",
                r.flows_completed, r.flows_total, static_cast<double>(r.sim_time_ps) / kPsPerMs,
-               r.wall_seconds, r.threads, r.threads == 1 ? "" : "s", r.events,
+               r.wall_seconds, r.ranks > 1 ? (std::to_string(r.ranks) + " ranks x ").c_str() : "", r.threads,
+               r.threads == 1 ? "" : "s", r.events,
                r.wall_seconds > 0 ? static_cast<double>(r.events) / r.wall_seconds / 1e6 : 0.0);
   std::fprintf(out, "\n%-12s %7s %8s %8s %8s %8s   (slowdown = FCT / ideal FCT)\n", "size", "flows", "mean",
                "p50", "p95", "p99");

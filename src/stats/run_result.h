@@ -19,7 +19,8 @@ struct RunResult {
   std::uint64_t seed = 0;
   TimePs sim_time_ps = 0;
   double wall_seconds = 0;
-  unsigned threads = 1;  // threads the run used (outputs do not depend on it)
+  unsigned threads = 1;  // threads the run used (per rank; outputs do not depend on it)
+  int ranks = 1;         // processes the fabric was split over (mpirun -n; outputs do not depend on it)
   std::uint64_t events = 0;
   std::uint64_t flows_total = 0;
   std::uint64_t flows_completed = 0;
@@ -32,6 +33,19 @@ struct RunResult {
   std::uint64_t packet_struct_bytes = 0;  // sizeof(Packet)
   std::uint64_t flow_state_bytes = 0;     // fixed state per flow (Network::flow_state_bytes)
   TimePs first_start_ps = 0;
+  // Over several ranks, each rank's measurements: memory, events, and the window-end exchange.
+  struct RankReport {
+    std::uint64_t peak_rss_kb = 0;
+    std::uint64_t packet_pool = 0;
+    std::uint64_t events = 0;
+    std::uint64_t windows = 0;
+    std::uint64_t packets_sent = 0;  // to other ranks
+    std::uint64_t bytes_sent = 0;
+    double run_seconds = 0;       // running events (the rank's first thread)
+    double exchange_seconds = 0;  // in the exchange between ranks, waiting included
+    double pack_seconds = 0;
+  };
+  std::vector<RankReport> rank_reports;
   // The run's id (a hash of its resolved scenario) and the other files of its output folder with their sizes:
   // `lossless plot` reads only files listed here, at these sizes (a folder never mixes two runs).
   std::string run_id;

@@ -89,12 +89,11 @@ void write_hpcc_pfc(const Topology& t, const std::vector<PfcLogRecord>& log, con
 }
 
 bool write_mechanism_trace(const Network& net, const std::string& path) {
-  if (net.switch_count() == 0 || !net.switch_at(0).mechanism() ||
-      !net.switch_at(0).mechanism()->trace_header())
-    return false;
+  const char* header = net.mechanism_trace_header();
+  if (!header) return false;
   OutputFile out(path);
-  out.put(net.switch_at(0).mechanism()->trace_header());
-  for (std::size_t s = 0; s < net.switch_count(); ++s) net.switch_at(s).mechanism()->write_trace(out.f());
+  out.put(header);
+  net.write_mechanism_traces(out.f());
   out.close();
   return true;
 }

@@ -100,3 +100,34 @@ TEST(Partitioning, OnePartOrNoLinksKeepsEverythingTogether) {
 
 }  // namespace
 }  // namespace lossless
+
+namespace lossless {
+namespace {
+
+// Over ranks (groups of partitions), a fat tree is split into whole pods: every link that crosses between
+// ranks goes to a core switch, and each rank gets its share of hosts and switches.
+TEST(Partitioning, RanksTakeWholePodsOfAFatTree) {
+  const Topology t = make_fat_tree_k(8, {100'000'000'000, kPsPerUs}, {400'000'000'000, kPsPerUs});
+  for (const auto& [ranks, threads] : {std::pair{2u, 1u}, std::pair{4u, 2u}}) {
+    const std::vector<std::uint8_t> part = split_nodes(t, ranks * threads, ranks);
+    auto rank_of = [&](std::uint32_t node) { return part[node] / threads; };
+    std::vector<std::uint32_t> hosts(ranks, 0), switches(ranks, 0);
+    for (std::uint32_t n = 0; n < t.nodes(); ++n) ++(t.is_host(n) ? hosts : switches)[rank_of(n)];
+    for (std::uint32_t r = 0; r < ranks; ++r) {
+      EXPECT_EQ(hosts[r], t.hosts / ranks) << ranks << " ranks, rank " << r;
+      EXPECT_EQ(switches[r], t.switches / ranks) << ranks << " ranks, rank " << r;
+    }
+    // Core switches: the last k^2/4 = 16 switches of make_fat_tree_k (tier 3). Only links to them cross.
+    std::uint32_t crossing = 0;
+    for (const TopoLink& l : t.links) {
+      if (rank_of(l.a) == rank_of(l.b)) continue;
+      ++crossing;
+      const std::uint32_t sw = std::max(l.a, l.b) - t.hosts;
+      EXPECT_GE(sw, t.switches - 16) << "a link below the core crosses ranks: " << l.a << "-" << l.b;
+    }
+    EXPECT_GT(crossing, 0u);
+  }
+}
+
+}  // namespace
+}  // namespace lossless

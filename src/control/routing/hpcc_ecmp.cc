@@ -38,7 +38,7 @@ std::uint32_t murmur3_words(const std::uint32_t (&key)[3], std::uint32_t seed) {
 
 class HpccEcmpRouting final : public RoutingPolicy {
  public:
-  HpccEcmpRouting(const NoParams&, Switch& sw, Network& net) : net_(net), node_(sw.node()) {}
+  HpccEcmpRouting(const NoParams&, SwitchId sw, Network& net) : net_(net), node_(sw.node) {}
   bool per_flow() const override { return true; }
 
   std::uint16_t choose(const Packet& p, const std::uint16_t* candidates, std::uint32_t n) override {
