@@ -134,7 +134,7 @@ def normalized(path, root):
     data = open(path, "rb").read().replace(os.path.abspath(root).encode(), b"@OUT@")
     if os.path.basename(path) == "summary.json":
         s = json.loads(data)
-        for k in ("wall_seconds", "memory", "threads", "run_id", "outputs"):
+        for k in ("wall_seconds", "memory", "threads", "ranks", "exchange", "run_id", "outputs"):
             s.pop(k, None)
         return s
     return data
