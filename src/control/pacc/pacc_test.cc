@@ -63,7 +63,8 @@ TEST(Pacc, NoCnpsWithAnEmptyQueueAndTheTableClearsEachPeriod) {
 }
 
 TEST(Pacc, NeitherMarksNorReceiverCnps) {
-  const std::string* ecn = PaccParams{}.hints().defaults.find("switch.ecn.enabled");
+  const auto hints = PaccParams{}.hints();  // kept: find() points into it
+  const std::string* ecn = hints.defaults.find("switch.ecn.enabled");
   ASSERT_TRUE(ecn);
   EXPECT_EQ(*ecn, "false");
 }

@@ -102,7 +102,8 @@ TEST(DcqcnTcd, SenderClearsTheMarkOfEveryPacket) {
   h.cc().on_sent(data);
   EXPECT_FALSE(data.ext(mark).ue);
   EXPECT_EQ(DcqcnTcdParams{}.hints().required_mechanism, "tcd");
-  const std::string* ecn = TcdParams{}.hints().defaults.find("switch.ecn.enabled");
+  const auto hints = TcdParams{}.hints();  // kept: find() points into it
+  const std::string* ecn = hints.defaults.find("switch.ecn.enabled");
   ASSERT_TRUE(ecn);
   EXPECT_EQ(*ecn, "false");
 }
