@@ -46,7 +46,8 @@ std::string mpirun(int ranks) {
 // Why these tests cannot run here (empty: they can).
 std::string skip_reason() {
 #ifndef LOSSLESS_TEST_MPI
-  return "this build does not link MPI (CMake found none: scripts/install-deps.sh --test installs "
+  return "this build does not link MPI (the sanitizer build leaves it out; elsewhere CMake found none: "
+         "scripts/install-deps.sh --test installs "
          "libopenmpi-dev; or -DLOSSLESS_MPI=ON)";
 #else
   if (std::system("command -v mpirun > /dev/null") != 0)
