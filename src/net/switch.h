@@ -10,6 +10,7 @@
 #include "core/rng.h"
 #include "core/timer.h"
 #include "net/flow_control.h"
+#include "net/int_stamp.h"
 #include "net/partition.h"
 #include "net/pause_kinds.h"
 #include "net/port.h"
@@ -141,6 +142,8 @@ class Switch {
   std::vector<std::unique_ptr<SwitchMechanism>> companions_;
   std::unique_ptr<SwitchMechanism> marking_;
   std::vector<SwitchMechanism*> on_enqueue_, on_dequeue_, on_pause_, on_packet_;
+  // INT stamping compiled into the path (kIntStamp): the stamper when it is the only dequeue hook.
+  IntStamping int_stamp_;
   std::vector<std::unique_ptr<EgressQueues>> custom_queues_;  // by port (null: the port's own)
   std::unique_ptr<RetryTimer[]> retry_;
   void (*release_)(Switch&, const Packet&, std::uint16_t) = nullptr;  // of the compiled path
