@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <tuple>
 #include <type_traits>
 
 #include "core/error.h"
@@ -219,20 +221,49 @@ TimePs Network::ideal_fct_ps(const Flow& f) const { return ideal_fct_ps_[f.id]; 
 
 void Network::compute_global_rtt() {
   // HPCC's GLOBAL_T: the largest base RTT (and BDP) over host pairs. Paths are symmetric in hop count, so one
-  // ECMP choice per pair is representative. Over ranks, each takes every ranks-th source and
-  // agree_on_global_rtt takes the maximum.
-  for (std::uint32_t a = static_cast<std::uint32_t>(rank_); a < topo_.hosts;
-       a += static_cast<std::uint32_t>(ranks_))
-    for (std::uint32_t b = 0; b < topo_.hosts; ++b) {
-      if (a == b) continue;
-      PathInfo p = path(a, b, 0, kNoFlow);
-      TimePs rtt = p.base_rtt_ps();
-      Bytes bdp =
-          static_cast<Bytes>(static_cast<unsigned __int128>(rtt) * p.bottleneck_bps / (8 * kPsPerSec));
-      max_base_rtt_ps_ = std::max(max_base_rtt_ps_, rtt);
-      max_bdp_bytes_ = std::max(max_bdp_bytes_, bdp);
-    }
+  // ECMP choice per pair is representative. Over ranks, agree_on_global_rtt takes the maximum of the ranks'.
+  auto consider = [&](std::uint32_t a, std::uint32_t b) {
+    PathInfo p = path(a, b, 0, kNoFlow);
+    TimePs rtt = p.base_rtt_ps();
+    Bytes bdp = static_cast<Bytes>(static_cast<unsigned __int128>(rtt) * p.bottleneck_bps / (8 * kPsPerSec));
+    max_base_rtt_ps_ = std::max(max_base_rtt_ps_, rtt);
+    max_bdp_bytes_ = std::max(max_bdp_bytes_, bdp);
+  };
   global_rtt_agreed_ = ranks_ == 1;
+  bool by_switches = true;
+  if (routes_per_flow_)
+    for (std::uint32_t s = 0; s < topo_.switches && by_switches; ++s)
+      by_switches = path_router(s).nominal_by_switches();
+  if (!by_switches) {
+    // Each rank takes every ranks-th source.
+    for (std::uint32_t a = static_cast<std::uint32_t>(rank_); a < topo_.hosts;
+         a += static_cast<std::uint32_t>(ranks_))
+      for (std::uint32_t b = 0; b < topo_.hosts; ++b)
+        if (a != b) consider(a, b);
+    return;
+  }
+  // The nominal path of (a, b) then depends on a's and b's links and switches only: hosts alike in those
+  // give the same path, so one pair per (class, class) — two hosts of one class for the pairs within it —
+  // gives the same maximum as all H^2 pairs (8,192 hosts: 0.26 M paths instead of 67 M).
+  std::vector<std::uint32_t> first, second;  // per class: its first two hosts
+  std::map<std::tuple<std::uint32_t, RateBps, TimePs>, std::uint32_t> class_of;
+  for (std::uint32_t h = 0; h < topo_.hosts; ++h) {
+    const TopoLink& l = topo_.links[node_ports_[h].link[0]];
+    auto [it, fresh] = class_of.try_emplace({routes_.attachment(h), l.rate_bps, l.delay_ps},
+                                            static_cast<std::uint32_t>(first.size()));
+    if (fresh) {
+      first.push_back(h);
+      second.push_back(kNoFlow);
+    } else if (second[it->second] == kNoFlow) {
+      second[it->second] = h;
+    }
+  }
+  for (std::uint32_t i = 0; i < first.size(); ++i)
+    for (std::uint32_t j = 0; j < first.size(); ++j)
+      if (i != j)
+        consider(first[i], first[j]);
+      else if (second[i] != kNoFlow)
+        consider(first[i], second[i]);
 }
 
 void Network::agree_on_global_rtt() {

@@ -20,6 +20,10 @@ class RoutingPolicy {
   // the network then computes each flow's path once, at flow set-up, and its packets carry it, so switches
   // decide nothing per packet. False: `choose` runs for every packet at every switch.
   virtual bool per_flow() const { return false; }
+  // True when `choose`, for a packet of no flow (flow_id Network::kNoFlow, ecmp_hash 0), reads neither the
+  // packet's source nor its destination beyond the switch the destination hangs off: the network then finds
+  // the largest base RTT over host pairs from one pair per (source switch, destination switch, host links).
+  virtual bool nominal_by_switches() const { return false; }
   // The egress port among the shortest-path candidates toward `p.dst` (n >= 2). `p` carries the flow's
   // 5-tuple hash (ecmp_hash), its id and kind.
   virtual std::uint16_t choose(const Packet& p, const std::uint16_t* candidates, std::uint32_t n) = 0;

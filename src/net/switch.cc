@@ -60,6 +60,12 @@ void Switch::select_path() {
     if (q) features |= kCustomQueues;
   if (!on_enqueue_.empty()) features |= kEnqueueHooks;
   if (!on_dequeue_.empty()) features |= kDequeueHooks;
+  // INT stamping alone: compiled in (the same stamp at the same point as the hook's call).
+  if (features == kDequeueHooks && on_dequeue_.size() == 1 &&
+      (on_dequeue_[0]->packet_hooks() & SwitchMechanism::kStampsInt)) {
+    int_stamp_ = *on_dequeue_[0]->int_stamping();
+    features = kIntStamp;
+  }
   const SwitchPathFns path =
       net_.switch_config().flow_control_factory->path(features, custom_buffer_ != nullptr);
   release_ = path.release;

@@ -11,6 +11,7 @@
 #include "core/rng.h"
 #include "core/timer.h"
 #include "net/flow_control.h"
+#include "net/int_stamp.h"
 #include "net/partition.h"
 #include "net/pause_kinds.h"
 #include "net/port.h"
@@ -149,6 +150,8 @@ class Switch {
   std::vector<std::unique_ptr<SwitchMechanism>> companions_;
   std::unique_ptr<SwitchMechanism> marking_;
   std::vector<SwitchMechanism*> on_enqueue_, on_dequeue_, on_pause_, on_packet_;
+  // INT stamping compiled into the path (kIntStamp): the stamper when it is the only dequeue hook.
+  IntStamping int_stamp_;
   std::vector<std::unique_ptr<EgressQueues>> custom_queues_;  // by port (null: the port's own)
   std::vector<std::string> custom_queues_owner_;              // by port: who gave it (set_egress_queues)
   std::unique_ptr<RetryTimer[]> retry_;

@@ -18,15 +18,20 @@ namespace lossless {
 class Switch;
 class Network;
 class Port;
+struct IntStamping;
 
 class SwitchMechanism {
  public:
   // The per-packet hooks a mechanism uses (packet_hooks()). The switch calls only those; a run whose switches
   // use none runs a packet path without any hook code.
-  enum Hook : unsigned { kOnEnqueue = 1, kOnDequeue = 2, kOnPauseChange = 4, kOnPacket = 8 };
+  // kStampsInt (with kOnDequeue): the dequeue hook is INT stamping as net/int_stamp.h does it, with
+  // int_stamping()'s slot; a switch whose only dequeue hook it is runs it compiled into its path.
+  enum Hook : unsigned { kOnEnqueue = 1, kOnDequeue = 2, kOnPauseChange = 4, kOnPacket = 8, kStampsInt = 16 };
 
   virtual ~SwitchMechanism() = default;
   virtual unsigned packet_hooks() const { return 0; }
+  // With kStampsInt: what the switch stamps.
+  virtual const IntStamping* int_stamping() const { return nullptr; }
   // Called once the fabric is built, before any flow starts.
   virtual void start() {}
   // A data-priority packet was admitted by the buffer and queued at `egress` (control-priority packets — PFC

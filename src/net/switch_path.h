@@ -10,18 +10,28 @@
 
 #include "core/error.h"
 #include "net/flow_control.h"
+#include "net/int_stamp.h"
 #include "net/switch.h"
 
 namespace lossless {
 
 // What a compiled path includes besides the policy.
-enum PathFeature : unsigned { kEnqueueHooks = 1, kDequeueHooks = 2, kCustomQueues = 4, kAllPathFeatures = 7 };
+// kIntStamp (alone: a switch whose only hook is INT stamping, as HPCC's) stamps INT records at dequeue where
+// the dequeue hooks run, without the hook's call.
+enum PathFeature : unsigned {
+  kEnqueueHooks = 1,
+  kDequeueHooks = 2,
+  kCustomQueues = 4,
+  kAllPathFeatures = 7,
+  kIntStamp = 8
+};
 
 template <class Policy, unsigned kFeatures, class Buffer>
 struct SwitchPath {
   static constexpr bool kEnqueue = kFeatures & kEnqueueHooks;
   static constexpr bool kDequeue = kFeatures & kDequeueHooks;
   static constexpr bool kQueues = kFeatures & kCustomQueues;
+  static constexpr bool kInt = kFeatures & kIntStamp;
 
   static void arrive(void* target, std::uint64_t packet) {
     auto* port = static_cast<Port*>(target);
@@ -128,6 +138,7 @@ struct SwitchPath {
         m[0]->on_dequeue(out, *p);
         for (std::size_t i = 1; i < n; ++i) m[i]->on_dequeue(out, *p);
       }
+      if constexpr (kInt) stamp_int(sw.int_stamp_, out, *p, sw.part_.sim.now());
     }
     if (p->type != PacketType::kData) ++sw.part_.counters.control_packets;
     out.transmit(p);
@@ -160,7 +171,8 @@ SwitchPathFns switch_path_among(unsigned features, std::integer_sequence<unsigne
 }
 template <class Policy>
 SwitchPathFns switch_path_for(unsigned features, bool custom_buffer) {
-  using All = std::make_integer_sequence<unsigned, kAllPathFeatures + 1>;
+  using All = std::integer_sequence<unsigned, 0, 1, 2, 3, 4, 5, 6, 7, kIntStamp>;
+  static_assert(kAllPathFeatures == 7);
   return custom_buffer ? switch_path_among<Policy, BufferModel>(features, All{})
                        : switch_path_among<Policy, SharedBufferMmu>(features, All{});
 }

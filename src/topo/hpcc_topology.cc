@@ -33,9 +33,10 @@ void check_topology_size(std::uint64_t hosts, std::uint64_t switches, std::uint6
   if (switches > kMaxSwitches)
     fail(std::to_string(switches) + " switches: at most " + std::to_string(kMaxSwitches));
   if (links > kMaxLinks) fail(std::to_string(links) + " links: at most " + std::to_string(kMaxLinks));
-  if (hosts * (hosts + switches) > kMaxHostNodePairs)
-    fail(std::to_string(hosts) + " hosts x " + std::to_string(hosts + switches) +
-         " nodes: routing tables hold at most " + std::to_string(kMaxHostNodePairs) + " (host, node) pairs");
+  if (switches * std::min(hosts, switches) > kMaxSwitchPairs)
+    fail(std::to_string(switches) + " switches x " + std::to_string(std::min(hosts, switches)) +
+         " switches with hosts (at most): routing tables hold at most " + std::to_string(kMaxSwitchPairs) +
+         " (switch, switch) pairs");
 }
 
 Topology read_hpcc_topology(const std::string& path) {

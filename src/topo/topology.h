@@ -52,15 +52,15 @@ Topology make_fat_tree(std::uint32_t pods, std::uint32_t tors_per_pod, std::uint
 // The k-ary fat tree: k pods of k/2 ToRs and k/2 aggs, (k/2)^2 cores, k/2 hosts per ToR.
 Topology make_fat_tree_k(std::uint32_t k, LinkSpec host_link, LinkSpec fabric_link);
 
-// The largest fabric accepted (README "Limits"): routing keeps a hop distance per (host, node) pair, 4 bytes
-// each, so hosts x (hosts + switches) is capped at 2^28 (1 GiB of table); forwarding tables number ports in
-// 16 bits; node and link counts are capped so that every id fits 32 bits and nothing is allocated by a count
-// the input merely claims.
+// The largest fabric accepted (README "Limits"): routing keeps a candidate-list index and a hop distance per
+// (switch, switch with hosts) pair, 8 bytes together, so switches x min(hosts, switches) is capped at 2^27
+// (1 GiB of table); forwarding tables number ports in 16 bits; node and link counts are capped so that every
+// id fits 32 bits and nothing is allocated by a count the input merely claims.
 constexpr std::uint64_t kMaxHosts = 100'000;
 constexpr std::uint64_t kMaxSwitches = 100'000;
 constexpr std::uint64_t kMaxLinks = 1'000'000;
 constexpr std::uint64_t kMaxPortsPerNode = 65'535;
-constexpr std::uint64_t kMaxHostNodePairs = std::uint64_t{1} << 28;
+constexpr std::uint64_t kMaxSwitchPairs = std::uint64_t{1} << 27;
 // Throws ConfigError naming `where` and `key` when a fabric of this size is beyond the limits.
 void check_topology_size(std::uint64_t hosts, std::uint64_t switches, std::uint64_t links,
                          const std::string& where, const std::string& key);

@@ -11,6 +11,7 @@ class EcmpRouting final : public RoutingPolicy {
  public:
   EcmpRouting(const NoParams&, SwitchId sw, Network& net) : seed_(switch_ecmp_seed(net.seed(), sw.index)) {}
   bool per_flow() const override { return true; }
+  bool nominal_by_switches() const override { return true; }  // the hash and the candidates only
   std::uint16_t choose(const Packet& p, const std::uint16_t* candidates, std::uint32_t n) override {
     return candidates[ecmp_pick(p.ecmp_hash, seed_, n)];
   }

@@ -40,6 +40,8 @@ class HpccEcmpRouting final : public RoutingPolicy {
  public:
   HpccEcmpRouting(const NoParams&, SwitchId sw, Network& net) : net_(net), node_(sw.node) {}
   bool per_flow() const override { return true; }
+  // No flow: the first of the ordered candidates, whose order depends on the destination's switch only.
+  bool nominal_by_switches() const override { return true; }
 
   std::uint16_t choose(const Packet& p, const std::uint16_t* candidates, std::uint32_t n) override {
     const std::uint16_t* ordered = in_simulator_order(p.dst, candidates, n);
@@ -78,9 +80,14 @@ class HpccEcmpRouting final : public RoutingPolicy {
   // reaches them, visiting each node's neighbours in the order of its neighbour map, keyed by object address:
   // hosts (small objects, ascending heap addresses) before switches, and switches (each several MB, mapped
   // one below the other) by descending id. Only switches are searched through.
+  //
+  // The destination's only neighbour is its switch, so the search from any host of that switch reaches the
+  // switches in one order, and the candidates (n >= 2: not at that switch) are one list: one entry per
+  // destination switch.
   const std::uint16_t* in_simulator_order(std::uint32_t dst, const std::uint16_t* candidates,
                                           std::uint32_t n) {
-    auto it = order_.find(dst);
+    const std::uint32_t key = net_.routes().attachment(dst);
+    auto it = order_.find(key);
     if (it != order_.end()) return it->second.data();
     const Topology& t = net_.topology();
     if (neighbours_.empty()) {
@@ -108,7 +115,7 @@ class HpccEcmpRouting final : public RoutingPolicy {
     std::stable_sort(v.begin(), v.end(), [&](std::uint16_t a, std::uint16_t b) {
       return rank[net_.peer_node(node_, a)] < rank[net_.peer_node(node_, b)];
     });
-    return order_.emplace(dst, std::move(v)).first->second.data();
+    return order_.emplace(key, std::move(v)).first->second.data();
   }
 
   const Network& net_;
