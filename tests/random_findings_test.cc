@@ -68,5 +68,15 @@ TEST(RandomFindings, AWindowBelowTheAckIntervalStillGetsItsAcks) {
   EXPECT_NE(s.find("\"completed\": 1"), std::string::npos) << s;
 }
 
+// ExpressPass on a lossy fabric: an ACK that moved the next byte past the credited bytes after a go-back made
+// the sender's state check fail (exit 1) before the fix.
+TEST(RandomFindings, ExpressPassCreditsFollowAnAckPastThem) {
+  const std::string out = temp_dir("random_xpass_ack");
+  std::string err;
+  EXPECT_EQ(
+      run_cli("run " + input("random-expresspass-ack-past-credits") + " --check --quiet -o " + out, &err), 0)
+      << err;
+}
+
 }  // namespace
 }  // namespace lossless::test
