@@ -56,5 +56,27 @@ TEST(RandomFindings, TheResolvedScenarioRunAgainResolvesToTheSameText) {
   EXPECT_EQ(without_dir(read_text(a + "/scenario.yaml"), a), without_dir(read_text(b + "/scenario.yaml"), b));
 }
 
+// A window of 2 packets with an ACK every 4: before the fix the receiver waited for packets the sender could
+// not send before an ACK (a stall, exit 3). The packet that fills the window asks for its ACK.
+TEST(RandomFindings, AWindowBelowTheAckIntervalStillGetsItsAcks) {
+  const std::string out = temp_dir("random_window_ack");
+  std::string err;
+  EXPECT_EQ(run_cli("run " + input("random-window-below-ack-interval") + " --check --quiet -o " + out, &err),
+            0)
+      << err;
+  const std::string s = read_text(out + "/summary.json");
+  EXPECT_NE(s.find("\"completed\": 1"), std::string::npos) << s;
+}
+
+// ExpressPass on a lossy fabric: an ACK that moved the next byte past the credited bytes after a go-back made
+// the sender's state check fail (exit 1) before the fix.
+TEST(RandomFindings, ExpressPassCreditsFollowAnAckPastThem) {
+  const std::string out = temp_dir("random_xpass_ack");
+  std::string err;
+  EXPECT_EQ(
+      run_cli("run " + input("random-expresspass-ack-past-credits") + " --check --quiet -o " + out, &err), 0)
+      << err;
+}
+
 }  // namespace
 }  // namespace lossless::test

@@ -49,6 +49,9 @@ struct alignas(64) Packet {
   std::uint32_t payload_bytes = 0;
   std::uint32_t src = 0;  // host index of the sender of this packet
   std::uint16_t fc_tag = 0;
+  // Data: the sender asks for an ACK of this packet at once (the AckReq bit of the InfiniBand BTH), set when
+  // its window is full after it, so that ACK coalescing (nic.ack_interval > 1) cannot leave it waiting.
+  std::uint8_t ack_req = 0;
   // --- end-host fields
   std::uint64_t seq = 0;  // data: byte offset; ack/nack: next expected byte
   TimePs sent_ps = 0;     // data: when the sender put it on the wire; ack: echo
@@ -137,7 +140,8 @@ static_assert(Packet::kExtBytes == kPacketExtBytes);
 // pfc_kind, fc_flags and fc_tag fill padding: the per-hop fields keep their offsets in the first cache line.
 static_assert(offsetof(Packet, pfc_quanta) == 40 && offsetof(Packet, pfc_kind) == 42 &&
               offsetof(Packet, fc_flags) == 43 && offsetof(Packet, payload_bytes) == 44 &&
-              offsetof(Packet, src) == 48 && offsetof(Packet, fc_tag) == 52 && offsetof(Packet, seq) == 56);
+              offsetof(Packet, src) == 48 && offsetof(Packet, fc_tag) == 52 &&
+              offsetof(Packet, ack_req) == 54 && offsetof(Packet, seq) == 56);
 
 // Free-list pool. Packets are never returned to the heap during a run, so steady state allocates nothing.
 class PacketPool {

@@ -84,6 +84,7 @@ struct alignas(64) ReceiverContext {
   enum class Reassembly : std::uint8_t { kNone, kScheme, kNic };
   Reassembly reassembles = Reassembly::kNone;
   bool ce_pending = false;
+  bool ack_requested = false;  // a packet placed out of order asked for an ACK (Packet::ack_req)
   Bytes last_nack_seq = ~Bytes{0};
   TimePs nack_allowed_ps = 0;
 

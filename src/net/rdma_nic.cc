@@ -88,6 +88,11 @@ inline void RdmaNic::send_data(SenderQp& qp, TimePs now) {
   qp.sent_bytes += p->payload_bytes;
   qp.snd_nxt += p->payload_bytes;
   qp.max_sent = std::max(qp.max_sent, qp.snd_nxt);
+  if (cfg.ack_interval > 1) [[unlikely]] {
+    // The window is full after this packet: ask for its ACK now, or the receiver would wait for packets
+    // that cannot come before sending one (an ACK every ack_interval packets).
+    if (Bytes w = qp.window(); w && qp.in_flight() >= w) p->ack_req = 1;
+  }
   qp.last_wire_bytes = p->wire_bytes;
   qp.next_avail_ps = now + static_cast<TimePs>(static_cast<double>(p->wire_bytes) * 8.0 *
                                                static_cast<double>(kPsPerSec) / qp.rate_bps);
@@ -244,7 +249,8 @@ bool RdmaNic::receive_data(Packet* p) {
                         : placed_end(p->flow_id, rx, rx.expected);
     }
     rx.ce_pending = rx.ce_pending || p->ecn_ce;
-    if ((rx.ack_every != 0 && ++rx.packets_since_ack >= rx.ack_every) || rx.expected >= f.size_bytes) {
+    if ((rx.ack_every != 0 && ++rx.packets_since_ack >= rx.ack_every) || rx.expected >= f.size_bytes ||
+        p->ack_req || rx.ack_requested) {
       // The ACK is the data packet turned around: the scheme's fields (INT records) are already where the ACK
       // carries them, and no other packet has to be fetched and cleared.
       const ReplyTo to{p->flow_id, p->src, p->dst, p->sent_ps, p->priority};
@@ -255,6 +261,7 @@ bool RdmaNic::receive_data(Packet* p) {
       rx.control->on_ack(*p);
       rx.packets_since_ack = 0;
       rx.ce_pending = false;
+      rx.ack_requested = false;
       send(p);
       return true;
     }
@@ -296,6 +303,7 @@ void RdmaNic::place(const Packet& p, ReceiverContext& rx) {
   ranges.insert(it, {b, e});
   rx.reassembles = ReceiverContext::Reassembly::kNic;
   rx.ce_pending = rx.ce_pending || p.ecn_ce;
+  rx.ack_requested = rx.ack_requested || p.ack_req;
 }
 
 Bytes RdmaNic::placed_end(std::uint32_t flow, ReceiverContext& rx, Bytes in_order_end) {
