@@ -42,13 +42,10 @@ struct alignas(64) Packet {
   std::uint8_t route_hop = 0;
   std::uint16_t pfc_quanta = 0;  // 0 = resume
   std::uint8_t pfc_kind = 0;     // who sent the PFC frame (net/pause_kinds.h; 0 = standard PFC)
-  // The flow-control policy's per-hop fields (net/flow_control.h), zero unless a policy writes them: BFC
-  // carries the id of the queue the packet left at the previous hop (the NIC writes its QP's
-  // SenderQp::fc_queue) in fc_tag and marks the packets that asked the previous hop to pause in fc_flags.
-  std::uint8_t fc_flags = 0;
+  std::uint8_t pad0_ = 0;
   std::uint32_t payload_bytes = 0;
   std::uint32_t src = 0;  // host index of the sender of this packet
-  std::uint16_t fc_tag = 0;
+  std::uint16_t pad1_ = 0;
   // --- end-host fields
   std::uint64_t seq = 0;  // data: byte offset; ack/nack: next expected byte
   TimePs sent_ps = 0;     // data: when the sender put it on the wire; ack: echo
@@ -128,10 +125,10 @@ struct alignas(64) Packet {
 static_assert(offsetof(Packet, ext_area) == Packet::kExtOffset &&
               sizeof(Packet) == (kSlotChecks ? 320 : 256));
 static_assert(Packet::kExtBytes == kPacketExtBytes);
-// pfc_kind, fc_flags and fc_tag fill padding: the per-hop fields keep their offsets in the first cache line.
+// pfc_kind fills padding: the per-hop fields keep their offsets in the first cache line (pad0_, pad1_: free).
 static_assert(offsetof(Packet, pfc_quanta) == 40 && offsetof(Packet, pfc_kind) == 42 &&
-              offsetof(Packet, fc_flags) == 43 && offsetof(Packet, payload_bytes) == 44 &&
-              offsetof(Packet, src) == 48 && offsetof(Packet, fc_tag) == 52 && offsetof(Packet, seq) == 56);
+              offsetof(Packet, payload_bytes) == 44 && offsetof(Packet, src) == 48 &&
+              offsetof(Packet, seq) == 56);
 
 // Free-list pool. Packets are never returned to the heap during a run, so steady state allocates nothing.
 class PacketPool {
