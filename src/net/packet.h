@@ -74,13 +74,19 @@ struct alignas(64) Packet {
     return *::new (static_cast<void*>(ext_area.bytes_ + s.offset_)) T;
   }
 
-  // Resets every field but the schemes' to its default.
+  // Resets every field but the schemes' to its default; the schemes' bytes hold nothing a slot may read (a
+  // packet fresh from the pool).
   void reset() {
-    std::memset(static_cast<void*>(this), 0, kExtOffset);
-    ecn_capable = true;
+    reset_header();
 #ifdef LOSSLESS_SLOT_CHECKS
     ext_area.live_ = 0;
 #endif
+  }
+  // Resets every field but the schemes', which keep what their owners wrote: a data packet turned around into
+  // its ACK carries the schemes' fields (HPCC's INT records) on.
+  void reset_header() {
+    std::memset(static_cast<void*>(this), 0, kExtOffset);
+    ecn_capable = true;
   }
 
   // The slots' bytes: private, reached only through ext / ext_init.

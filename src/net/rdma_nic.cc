@@ -248,7 +248,7 @@ bool RdmaNic::receive_data(Packet* p) {
       // The ACK is the data packet turned around: the scheme's fields (INT records) are already where the ACK
       // carries them, and no other packet has to be fetched and cleared.
       const ReplyTo to{p->flow_id, p->src, p->dst, p->sent_ps, p->priority};
-      p->reset();  // keeps the scheme's fields
+      p->reset_header();  // keeps the schemes' fields
       write_reply(p, PacketType::kAck, to);
       p->seq = rx.expected;
       p->ecn_ce = rx.ce_pending;
