@@ -1,6 +1,8 @@
 // Registration helpers for the switch's own schemes: a flow-control policy, a routing policy, an
 // architecture. A scheme file ends with one LOSSLESS_REGISTER_... line.
 #pragma once
+#include <concepts>
+#include <cstdint>
 #include <type_traits>
 
 #include "control/scheme_entry.h"
@@ -14,10 +16,29 @@ namespace lossless {
 // Each scheme class below may list the packet slots its parts use: `static constexpr const SlotSpec* kSlots[]
 // = {...};` (net/packet_slot.h).
 //
-// Policy(const Params&, Switch&) per switch; `Policy::kLossless` says whether it keeps the fabric lossless.
+// What the packet path needs of a flow-control policy (net/flow_control.h) for one buffer type: the two calls
+// it compiles in for every data-priority packet.
+template <class Policy, class Buffer>
+concept FlowControlPolicyFor = requires(Policy& p, Switch& sw, Buffer& b, std::uint16_t port,
+                                        std::uint8_t prio, const Packet& pk) {
+  p.after_admit(sw, b, port, prio, pk, port);
+  p.after_release(sw, b, port, prio, pk, port);
+};
+
+// A flow-control policy: a final class derived from FlowControlPolicy, built as Policy(const Params&,
+// Switch&) per switch, `Policy::kLossless` saying whether it keeps the fabric lossless, and after_admit /
+// after_release templates for the shared buffer and for an architecture's BufferModel. A class that misses
+// one is refused at its registration line, naming the requirement.
+template <class Policy, class Params>
+concept FlowControlPolicyType = std::derived_from<Policy, FlowControlPolicy> && std::is_final_v<Policy> &&
+    std::constructible_from<Policy, const Params&, Switch&> && requires {
+  { Policy::kLossless } -> std::convertible_to<bool>;
+} && FlowControlPolicyFor<Policy, SharedBufferMmu> && FlowControlPolicyFor<Policy, BufferModel>;
+
 // A policy with a part on every NIC names it `using Nic = ...`, built as Nic(const Params&, RdmaNic&, const
 // CcEnv&).
 template <class Params, class Policy>
+requires FlowControlPolicyType<Policy, Params>
 class FlowControlFactoryOf final : public FlowControlFactory {
  public:
   explicit FlowControlFactoryOf(const Params& p) : p_(p) {}

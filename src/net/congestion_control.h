@@ -102,6 +102,9 @@ class NicControl {
   // A flow of this NIC starts sending (after its sender's on_start) / has been acknowledged in full.
   virtual void on_flow_start(SenderQp& qp) { (void)qp; }
   virtual void on_flow_finish(SenderQp& qp) { (void)qp; }
+  // A data packet of `qp` is about to leave (after its sender's on_sent): the part may write its packet slots
+  // (a per-hop flow-control policy's queue id, BFC).
+  virtual void on_sent(SenderQp& qp, Packet& data) { (void)qp, (void)data; }
   // True: the NIC asks pick() which QP sends next instead of its round-robin.
   virtual bool schedules_qps() const { return false; }
   // The QP to send from now, among `active` (the NIC's QPs with data left, in start order), or null. Use

@@ -42,13 +42,10 @@ struct alignas(64) Packet {
   std::uint8_t route_hop = 0;
   std::uint16_t pfc_quanta = 0;  // 0 = resume
   std::uint8_t pfc_kind = 0;     // who sent the PFC frame (net/pause_kinds.h; 0 = standard PFC)
-  // The flow-control policy's per-hop fields (net/flow_control.h), zero unless a policy writes them: BFC
-  // carries the id of the queue the packet left at the previous hop (the NIC writes its QP's
-  // SenderQp::fc_queue) in fc_tag and marks the packets that asked the previous hop to pause in fc_flags.
-  std::uint8_t fc_flags = 0;
+  std::uint8_t pad0_ = 0;
   std::uint32_t payload_bytes = 0;
   std::uint32_t src = 0;  // host index of the sender of this packet
-  std::uint16_t fc_tag = 0;
+  std::uint16_t pad1_ = 0;
   // Data: the sender asks for an ACK of this packet at once (the AckReq bit of the InfiniBand BTH), set when
   // its window is full after it, so that ACK coalescing (nic.ack_interval > 1) cannot leave it waiting.
   std::uint8_t ack_req = 0;
@@ -137,10 +134,9 @@ struct alignas(64) Packet {
 static_assert(offsetof(Packet, ext_area) == Packet::kExtOffset &&
               sizeof(Packet) == (kSlotChecks ? 320 : 256));
 static_assert(Packet::kExtBytes == kPacketExtBytes);
-// pfc_kind, fc_flags and fc_tag fill padding: the per-hop fields keep their offsets in the first cache line.
+// pfc_kind fills padding: the per-hop fields keep their offsets in the first cache line (pad0_, pad1_: free).
 static_assert(offsetof(Packet, pfc_quanta) == 40 && offsetof(Packet, pfc_kind) == 42 &&
-              offsetof(Packet, fc_flags) == 43 && offsetof(Packet, payload_bytes) == 44 &&
-              offsetof(Packet, src) == 48 && offsetof(Packet, fc_tag) == 52 &&
+              offsetof(Packet, payload_bytes) == 44 && offsetof(Packet, src) == 48 &&
               offsetof(Packet, ack_req) == 54 && offsetof(Packet, seq) == 56);
 
 // Free-list pool. Packets are never returned to the heap during a run, so steady state allocates nothing.

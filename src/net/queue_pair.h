@@ -28,9 +28,6 @@ struct alignas(64) SenderQp {
   bool window_follows_rate = false;  // effective window = window_bytes x rate / line rate (HPCC VAR_WIN)
   // Priority of the next data packets (the flow's unless the scheme chooses per packet).
   std::uint8_t priority = 0;
-  // The NIC queue of this QP as a per-hop flow-control policy names it (BFC); copied into every data
-  // packet's fc_tag.
-  std::uint16_t fc_queue = 0;
   TimePs next_avail_ps = 0;
   // Bytes below this offset may be sent: the flow's size, or less while a send gate holds (set_send_gate).
   Bytes send_limit_bytes = 0;

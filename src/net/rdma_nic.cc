@@ -79,7 +79,6 @@ inline void RdmaNic::send_data(SenderQp& qp, TimePs now) {
   p->dst = f.dst;
   p->ecmp_hash = net_.forward_hash(f.id);
   p->route = net_.forward_route(f.id);
-  p->fc_tag = qp.fc_queue;
   p->seq = qp.snd_nxt;
   p->payload_bytes = static_cast<std::uint32_t>(std::min<Bytes>(cfg.mtu_bytes, qp.size() - qp.snd_nxt));
   p->wire_bytes = static_cast<std::uint32_t>(p->payload_bytes + cfg.data_header_bytes + cfg.data_extra_bytes);
@@ -97,6 +96,7 @@ inline void RdmaNic::send_data(SenderQp& qp, TimePs now) {
   qp.next_avail_ps = now + static_cast<TimePs>(static_cast<double>(p->wire_bytes) * 8.0 *
                                                static_cast<double>(kPsPerSec) / qp.rate_bps);
   qp.cc->on_sent(*p);
+  if (control_) control_->on_sent(qp, *p);
   ++part_.counters.data_packets;
   port.transmit(p);
 }

@@ -20,7 +20,11 @@ std::uint64_t low_bits(std::uint64_t n) { return n >= 64 ? ~std::uint64_t{0} : (
 // --- egress queues
 
 BfcQueues::BfcQueues(Bfc& bfc, const Port& port)
-    : bfc_(bfc), port_(port), q_(bfc.params().data_queues), table_(bfc.params().flow_table_buckets) {}
+    : bfc_(bfc),
+      port_(port),
+      q_(bfc.params().data_queues),
+      table_(bfc.params().flow_table_buckets),
+      hop_(bfc.sw().net().slots().bind(kBfcHop)) {}
 
 std::size_t BfcQueues::bucket(std::uint32_t flow_id) const {
   return mix64(flow_id ^ bfc_.salt()) % table_.size();
@@ -60,8 +64,16 @@ bool BfcQueues::enqueue(Packet* p, std::uint16_t in_port) {
   q.push(p);
   nonempty_ |= std::uint64_t{1} << e.queue;
   prio_bytes_[p->priority] += p->wire_bytes;
-  p->fc_flags = 0;
-  if (e.packets <= 1 || in_port == kSwitchMade) return true;
+  // Only data packets carry BFC's per-hop fields (a scheme's packet at a data priority is queued, never the
+  // cause of a pause); a switch's own packets come from no upstream queue.
+  if (p->type != PacketType::kData) return true;
+  if (in_port == kSwitchMade) {
+    p->ext_init(hop_) = BfcHop{0, false};
+    return true;
+  }
+  BfcHop& hop = p->ext(hop_);
+  hop.asked_pause = false;
+  if (e.packets <= 1) return true;
   // Th = th_factor x C x hop RTT / N_active, in bits.
   const BfcParams& prm = bfc_.params();
   const int active = std::max(1, std::popcount(nonempty_ & ~paused_));
@@ -69,8 +81,8 @@ bool BfcQueues::enqueue(Packet* p, std::uint16_t in_port) {
   const double th_bits = prm.th_factor * static_cast<double>(port_.rate_bps()) * static_cast<double>(rtt) /
                          static_cast<double>(kPsPerSec) / active;
   if (static_cast<double>(q.bytes()) * 8 > th_bits) {
-    p->fc_flags = 1;
-    bfc_.request_pause(in_port, p->fc_tag);
+    hop.asked_pause = true;
+    bfc_.request_pause(in_port, hop.queue);
   }
   return true;
 }
@@ -92,11 +104,13 @@ Packet* BfcQueues::dequeue(std::uint8_t paused, TimePs, TimePs&) {
     if (q.empty()) nonempty_ &= ~(std::uint64_t{1} << qi);
     prio_bytes_[p->priority] -= p->wire_bytes;
     --table_[bucket(p->flow_id)].packets;
-    if (p->fc_flags) {
-      bfc_.release_pause(p->in_port, p->fc_tag);
-      p->fc_flags = 0;
+    if (p->type != PacketType::kData) return p;
+    BfcHop& hop = p->ext(hop_);
+    if (hop.asked_pause) {
+      bfc_.release_pause(p->in_port, hop.queue);
+      hop.asked_pause = false;
     }
-    p->fc_tag = static_cast<std::uint16_t>(qi);  // the next hop's "upstream queue"
+    hop.queue = static_cast<std::uint16_t>(qi);  // the next hop's "upstream queue"
     return p;
   }
   return nullptr;
@@ -202,22 +216,25 @@ BfcNic::BfcNic(const BfcParams& p, RdmaNic& nic, const CcEnv& env)
       bits_(p.bitmap_bits),
       queues_(static_cast<std::uint16_t>(p.nic_queues)),
       in_use_(p.nic_queues),
-      bitmap_slot_(env.slots.bind(kBfcBitmap)) {}
+      bitmap_slot_(env.slots.bind(kBfcBitmap)),
+      hop_(env.slots.bind(kBfcHop)) {}
 
 void BfcNic::on_flow_start(SenderQp& qp) {
   // The lowest free id (the authors draw from a shuffled free list).
   while (next_free_ < queues_ && in_use_[next_free_] > 0) ++next_free_;
-  if (next_free_ < queues_) {
-    qp.fc_queue = next_free_;
-  } else {
-    qp.fc_queue = static_cast<std::uint16_t>(overflow_++ % queues_);  // every id taken: share one
-  }
-  ++in_use_[qp.fc_queue];
+  const std::uint16_t id =
+      next_free_ < queues_ ? next_free_ : static_cast<std::uint16_t>(overflow_++ % queues_);  // share one
+  queue_[&qp] = id;
+  ++in_use_[id];
 }
 
 void BfcNic::on_flow_finish(SenderQp& qp) {
   // A shared id stays taken until its last flow finishes.
-  if (in_use_[qp.fc_queue] > 0 && --in_use_[qp.fc_queue] == 0) next_free_ = std::min(next_free_, qp.fc_queue);
+  const auto it = queue_.find(&qp);
+  if (it == queue_.end()) return;
+  const std::uint16_t id = it->second;
+  queue_.erase(it);
+  if (in_use_[id] > 0 && --in_use_[id] == 0) next_free_ = std::min(next_free_, id);
 }
 
 void BfcNic::on_packet(const Packet& p) {
@@ -230,7 +247,7 @@ SenderQp* BfcNic::pick(const std::vector<SenderQp*>& active, TimePs now, TimePs&
   const std::size_t n = active.size();
   for (std::size_t i = 0, idx = rr_ < n ? rr_ : 0; i < n; ++i, idx = idx + 1 < n ? idx + 1 : 0) {
     SenderQp& qp = *active[idx];
-    if (paused(qp.fc_queue) || !nic_.may_send(qp, now, earliest)) continue;
+    if (paused(queue_of(qp)) || !nic_.may_send(qp, now, earliest)) continue;
     rr_ = idx + 1 < n ? idx + 1 : 0;
     return &qp;
   }

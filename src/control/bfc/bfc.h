@@ -9,9 +9,9 @@
 //    bit of that upstream queue in the ingress port's bitmap, which stays set while any such packet is still
 //    in this switch. Every `pause_frame_period` every port sends its bitmap to its neighbour, and at once
 //    when a bit clears (resume). A port's queue whose id is set in the bitmap it last received is not served.
-//  - Every packet carries the id of the queue it left at the previous hop (Packet::fc_tag); a NIC gives each
-//    of its flows a queue id (SenderQp::fc_queue) and obeys the first switch's bitmap per flow (BfcNic); NICs
-//    send no bitmaps, so the last hop is never backpressured.
+//  - Every data packet carries the id of the queue it left at the previous hop (BFC's packet slot bfc.hop); a
+//    NIC gives each of its flows a queue id (BfcNic, which writes it into the flow's data packets) and obeys
+//    the first switch's bitmap per flow; NICs send no bitmaps, so the last hop is never backpressured.
 // Coexistence with PFC: BFC replaces PFC's per-priority pause as the mechanism that keeps queues short; with
 // switch.pfc.enabled (the default) the shared buffer still pauses an ingress priority at its PFC threshold as
 // a last resort against buffer overflow (the authors' simulator has an unlimited buffer and no PFC; set
@@ -21,6 +21,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "control/pfc/standard_pfc.h"
@@ -82,6 +83,13 @@ struct BfcBitmap {
 extern const PacketType kBfcPause;
 // BFC's packet slot on its pause frames (the policy and its NIC part).
 inline constexpr PacketSlot<BfcBitmap> kBfcBitmap{"bfc.bitmap", {"bfc.pause"}};
+// BFC's per-hop fields of a data packet: the id of the queue it left at the previous hop (a NIC's queue id of
+// its flow at the first hop), and whether it asked the previous hop to pause that queue (while it is here).
+struct BfcHop {
+  std::uint16_t queue;
+  bool asked_pause;
+};
+inline constexpr PacketSlot<BfcHop> kBfcHop{"bfc.hop", {"data"}};
 
 class Bfc;
 
@@ -120,6 +128,7 @@ class BfcQueues final : public EgressQueues {
   std::uint64_t nonempty_ = 0;
   std::uint64_t paused_ = 0;
   unsigned rr_ = 0;
+  Slot<BfcHop> hop_;
 };
 
 class BfcNic;
@@ -127,7 +136,7 @@ class BfcNic;
 class Bfc final : public FlowControlPolicy {
  public:
   static constexpr bool kLossless = true;
-  static constexpr const SlotSpec* kSlots[] = {&kBfcBitmap};
+  static constexpr const SlotSpec* kSlots[] = {&kBfcBitmap, &kBfcHop};
   using Nic = BfcNic;
   Bfc(const BfcParams& p, Switch& sw);
 
@@ -195,7 +204,14 @@ class BfcNic final : public NicControl {
   void on_packet(const Packet& p) override;
   void on_flow_start(SenderQp& qp) override;
   void on_flow_finish(SenderQp& qp) override;
+  // Each data packet carries its flow's queue id to the first switch.
+  void on_sent(SenderQp& qp, Packet& data) override { data.ext_init(hop_) = BfcHop{queue_of(qp), false}; }
   bool schedules_qps() const override { return true; }
+  // The queue id a flow of this NIC holds (0 before it starts).
+  std::uint16_t queue_of(const SenderQp& qp) const {
+    const auto it = queue_.find(&qp);
+    return it == queue_.end() ? 0 : it->second;
+  }
   SenderQp* pick(const std::vector<SenderQp*>& active, TimePs now, TimePs& earliest) override;
   bool paused(std::uint16_t id) const {
     const std::uint64_t bit = id % bits_;
@@ -211,7 +227,9 @@ class BfcNic final : public NicControl {
   std::uint16_t next_free_ = 0;
   std::uint32_t overflow_ = 0;
   std::size_t rr_ = 0;
+  std::unordered_map<const SenderQp*, std::uint16_t> queue_;  // each started flow's queue id
   Slot<BfcBitmap> bitmap_slot_;
+  Slot<BfcHop> hop_;
 };
 
 }  // namespace lossless

@@ -31,7 +31,7 @@ struct BfcSwitch {
     p->flow_id = flow;
     p->priority = 3;
     p->wire_bytes = 1048;
-    p->fc_tag = upstream;
+    p->ext_init(net.slots().bind(kBfcHop)) = BfcHop{upstream, false};
     p->in_port = in;
     return p;
   }
@@ -56,7 +56,7 @@ TEST(Bfc, FlowsTakeEmptyQueuesAndKeepThem) {
   // A packet leaving carries its queue's id to the next hop.
   for (int i = 0; i < 3; ++i) {
     Packet* p = s.dequeue();
-    EXPECT_EQ(p->fc_tag, p->flow_id == 7 ? a : b);
+    EXPECT_EQ(p->ext(s.net.slots().bind(kBfcHop)).queue, p->flow_id == 7 ? a : b);
     s.net.switch_at(0).free_packet(p);
   }
   // Drained, flow 7 keeps its queue for `sticky` (6 us) after its last arrival, then has none.
@@ -123,13 +123,13 @@ TEST(BfcNic, LowestFreeQueueIdsAndPerFlowPause) {
     qp.send_limit_bytes = 1000;
     part.on_flow_start(qp);
   }
-  EXPECT_EQ(q[0].fc_queue, 0);
-  EXPECT_EQ(q[1].fc_queue, 1);
-  EXPECT_EQ(q[2].fc_queue, 2);
+  EXPECT_EQ(part.queue_of(q[0]), 0);
+  EXPECT_EQ(part.queue_of(q[1]), 1);
+  EXPECT_EQ(part.queue_of(q[2]), 2);
   part.on_flow_finish(q[1]);
   SenderQp later;
   part.on_flow_start(later);
-  EXPECT_EQ(later.fc_queue, 1);
+  EXPECT_EQ(part.queue_of(later), 1);
   // The first switch pauses queue 0: the NIC sends from the others.
   Packet frame;
   frame.type = kBfcPause;
@@ -153,15 +153,15 @@ TEST(BfcNic, ASharedQueueIdStaysTakenUntilItsLastFlowFinishes) {
   SenderQp q[5];
   for (auto& qp : q) part.on_flow_start(qp);
   // Every id taken: the later flows share them in turn (0, 1, 0).
-  EXPECT_EQ(q[2].fc_queue, 0);
-  EXPECT_EQ(q[3].fc_queue, 1);
-  EXPECT_EQ(q[4].fc_queue, 0);
+  EXPECT_EQ(part.queue_of(q[2]), 0);
+  EXPECT_EQ(part.queue_of(q[3]), 1);
+  EXPECT_EQ(part.queue_of(q[4]), 0);
   part.on_flow_finish(q[2]);  // q[0] and q[4] still hold id 0
   part.on_flow_finish(q[1]);
   part.on_flow_finish(q[3]);  // id 1 is free now
   SenderQp later;
   part.on_flow_start(later);
-  EXPECT_EQ(later.fc_queue, 1);
+  EXPECT_EQ(part.queue_of(later), 1);
 }
 
 }  // namespace
