@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""`lossless view` end to end in headless Chromium (test View.PageInBrowser).
+"""`lossless view` end to end in a headless browser (tests View.PageInBrowser: Chromium, View.PageInFirefox:
+Firefox ESR).
 
-usage: tests/view_test.py --lossless build/lossless --work DIR
+usage: tests/view_test.py --lossless build/lossless --work DIR [--browser chromium|firefox]
 Runs a victim-flow scenario (tests/inputs/view-victim.yaml: PFC spreads S2 -> S1 -> S0 onto flow 0's path) with
-the fabric recorded, builds its page and opens it in Chromium at several times and flows (the page reads
+the fabric recorded, builds its page and opens it in the browser at several times and flows (the page reads
 `#t=<ns>&flow=<id>` and writes what it shows into data- attributes): no script error; the ports carry the queue
 and pause state decoded here from fabric.bin; flow 0 shows its recorded path and the chain of pauses pfc.csv
 records. Then the bad inputs: no recording, a cut recording, another format version, a folder mixing runs.
@@ -15,6 +16,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import struct
 import subprocess
 import sys
@@ -24,6 +26,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+BROWSER = "chromium"
 failures = 0
 
 
@@ -56,6 +59,10 @@ def decode(folder):
 
 
 def dom_of(page, fragment):
+    return (dom_in_firefox if BROWSER == "firefox" else dom_in_chromium)(page, fragment)
+
+
+def dom_in_chromium(page, fragment):
     chromium = shutil.which("chromium")
     if not check(chromium, "chromium not found: scripts/install-deps.sh --test installs Debian's chromium"):
         return None, 0
@@ -67,6 +74,82 @@ def dom_of(page, fragment):
         took = time.time() - start
     check(r.returncode == 0 and "<body" in r.stdout, f"chromium loaded {page}{fragment}")
     return r.stdout, took
+
+
+class Marionette:
+    """Firefox's remote protocol (Marionette, the one geckodriver speaks): length-prefixed JSON over TCP."""
+
+    def __init__(self, port):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=60)
+        self.buf = b""
+        self.id = 0
+        self.read()  # the greeting: {"applicationType": "gecko", "marionetteProtocol": 3}
+
+    def read(self):
+        while b":" not in self.buf:
+            self.buf += self.sock.recv(65536)
+        n, _, rest = self.buf.partition(b":")
+        while len(rest) < int(n):
+            rest += self.sock.recv(65536)
+        self.buf = rest[int(n):]
+        return json.loads(rest[:int(n)])
+
+    def call(self, name, params):
+        self.id += 1
+        body = json.dumps([0, self.id, name, params]).encode()
+        self.sock.sendall(str(len(body)).encode() + b":" + body)
+        _, _, error, result = self.read()
+        if error:
+            raise RuntimeError(f"{name}: {error}")
+        return result
+
+
+def dom_in_firefox(page, fragment):
+    firefox = shutil.which("firefox-esr") or shutil.which("firefox")
+    if not check(firefox, "firefox-esr not found: scripts/install-deps.sh --test installs Debian's firefox-esr"):
+        return None, 0
+    with tempfile.TemporaryDirectory() as profile:
+        # Port 0: Marionette takes a free port and writes it into the profile (several tests may run at once).
+        with open(os.path.join(profile, "user.js"), "w") as f:
+            f.write('user_pref("marionette.port", 0);\nuser_pref("browser.shell.checkDefaultBrowser", false);\n'
+                    'user_pref("datareporting.policy.dataSubmissionEnabled", false);\n')
+        start = time.time()
+        env = dict(os.environ, MOZ_HEADLESS="1")
+        proc = subprocess.Popen([firefox, "--headless", "--marionette", "--no-remote", "--profile", profile],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        dom = None
+        try:
+            port_file = os.path.join(profile, "MarionetteActivePort")
+            while not os.path.exists(port_file) or not open(port_file).read().strip():
+                if proc.poll() is not None or time.time() - start > 120:
+                    check(False, f"firefox started with Marionette ({proc.returncode})")
+                    return None, 0
+                time.sleep(0.1)
+            m = Marionette(int(open(port_file).read()))
+            m.call("WebDriver:NewSession", {"capabilities": {}})
+            m.call("WebDriver:Navigate", {"url": "file://" + os.path.abspath(page) + fragment})
+            # The page draws on load and writes what it shows into #state; wait until it has (or 10 s).
+            script = ("const s = document.getElementById('state'); return document.readyState === 'complete' && "
+                      "s !== null && (s.dataset.sample !== undefined || s.dataset.errors !== '0') ? "
+                      "document.documentElement.outerHTML : null;")
+            deadline = time.time() + 10
+            while dom is None and time.time() < deadline:
+                dom = m.call("WebDriver:ExecuteScript", {"script": script, "args": []}).get("value")
+                if dom is None:
+                    time.sleep(0.1)
+            took = time.time() - start
+            try:
+                m.call("Marionette:Quit", {"flags": ["eForceQuit"]})
+            except (OSError, RuntimeError, ValueError):
+                pass
+        finally:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+    check(dom is not None and "<body" in dom, f"firefox loaded {page}{fragment}")
+    return dom, took
 
 
 def attrs(dom, element_re):
@@ -101,7 +184,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lossless", required=True)
     ap.add_argument("--work", required=True)
+    ap.add_argument("--browser", choices=["chromium", "firefox"], default="chromium")
     a = ap.parse_args()
+    global BROWSER
+    BROWSER = a.browser
     shutil.rmtree(a.work, ignore_errors=True)
     os.makedirs(a.work)
     run = os.path.join(a.work, "victim")
@@ -137,7 +223,7 @@ def main():
                   f"{names[i]} at sample {k}: queue {port.get('data-q')} paused {port.get('data-paused')}, recorded "
                   f"{samples[k][1][i]} / {samples[k][2][i]}")
             shown[(k, i)] = port.get("fill")
-        print(f"sample {k}: page loaded and drawn in {took:.2f} s (headless Chromium, whole process)")
+        print(f"sample {k}: page loaded and drawn in {took:.2f} s (headless {BROWSER}, whole process)")
     check(shown[(k_empty, busiest)] != shown[(k_full, busiest)],
           f"{names[busiest]}'s colour changes with its queue ({shown[(k_empty, busiest)]} -> {shown[(k_full, busiest)]})")
 
