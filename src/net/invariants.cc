@@ -29,7 +29,16 @@ InvariantViolation::InvariantViolation(const std::string& invariant, const std::
                     detail),
       invariant_(invariant) {}
 
-FabricChecker::FabricChecker(const Network& net) : net_(net), drops_seen_(net.partitions(), 0) {}
+FabricChecker::FabricChecker(const Network& net) : net_(net), drops_seen_(net.partitions(), 0) {
+  if (net.ranks() == 1) return;
+  const Topology& t = net.topology();
+  first_port_.assign(t.nodes() + 1, 0);
+  for (const TopoLink& l : t.links) {
+    ++first_port_[l.a + 1];
+    ++first_port_[l.b + 1];
+  }
+  for (std::uint32_t n = 0; n < t.nodes(); ++n) first_port_[n + 1] += first_port_[n];
+}
 
 std::string FabricChecker::port_name(const Port& p) const {
   const Topology& t = net_.topology();
@@ -41,6 +50,8 @@ void FabricChecker::check(TimePs now, bool drained) {
   ++passes_;
   collect_drops();
   take_census();
+  sum_flows();
+  if (net_.ranks() > 1) sum_pauses_over_ranks();
   // A lost packet is named by its flow first (it also leaves its buffer's counters wrong).
   check_flows(now);
   check_ports(now, drained);
@@ -76,7 +87,8 @@ void FabricChecker::take_census() {
   };
   // Queued at a switch port: held by its buffer (data priorities), pause frames toward the peer.
   for (std::size_t s = 0; s < net_.switch_count(); ++s) {
-    const Switch& sw = net_.switch_at(s);
+    if (!net_.has_switch(static_cast<std::uint32_t>(s))) continue;
+    const Switch& sw = net_.switch_at(static_cast<std::uint32_t>(s));
     census_.held[s].assign(sw.ports.size() * kPriorities, 0);
     for (const Port& port : sw.ports) {
       auto in_switch = [&](const Packet& p) {
@@ -91,6 +103,7 @@ void FabricChecker::take_census() {
     }
   }
   for (std::uint32_t h = 0; h < topo.hosts; ++h) {
+    if (!net_.is_local(h)) continue;
     const Port& port = net_.nic(h).port;
     for (const PacketFifo& q : port.queues) q.for_each([&](const Packet& p) { note(p, port.peer); });
   }
@@ -101,14 +114,54 @@ void FabricChecker::take_census() {
   auto add_fn = [&](EventFn f) {
     if (f && std::find(deliver.begin(), deliver.end(), f) == deliver.end()) deliver.push_back(f);
   };
-  for (std::uint32_t h = 0; h < topo.hosts; ++h) add_fn(net_.nic(h).port.deliver);
-  for (std::size_t s = 0; s < net_.switch_count(); ++s)
-    for (const Port& port : net_.switch_at(s).ports) add_fn(port.deliver);
+  for (std::uint32_t h = 0; h < topo.hosts; ++h)
+    if (net_.is_local(h)) add_fn(net_.nic(h).port.deliver);
+  for (std::uint32_t s = 0; s < net_.switch_count(); ++s)
+    if (net_.has_switch(s))
+      for (const Port& port : net_.switch_at(s).ports) add_fn(port.deliver);
   for (std::size_t i = 0; i < net_.partitions(); ++i)
     net_.partition(i).sim.for_each_pending([&](const EventKey&, const EventPayload& e) {
       if (std::find(deliver.begin(), deliver.end(), e.fn) == deliver.end()) return;
       note(*reinterpret_cast<const Packet*>(e.arg), static_cast<const Port*>(e.target));
     });
+}
+
+void FabricChecker::sum_flows() {
+  flow_sums_.assign(net_.flows().size() * kFlowSums, 0);
+  for (const Flow& f : net_.flows()) {
+    std::uint64_t* v = &flow_sums_[std::size_t{f.id} * kFlowSums];
+    if (net_.is_local(f.src)) v[0] = net_.qp(f.id).sent_bytes;
+    if (net_.is_local(f.dst)) {
+      v[1] = net_.receiver(f.id).arrived_bytes;
+      v[2] = net_.receiver(f.id).expected;
+    }
+    v[3] = census_.flow_bytes[f.id];
+    v[4] = census_.flow_packets[f.id];
+    v[5] = dropped_[f.id];
+  }
+  if (net_.ranks() > 1) net_.link()->all_sum(flow_sums_);
+}
+
+void FabricChecker::sum_pauses_over_ranks() {
+  pause_seen_.assign(std::size_t{first_port_.back()} * kPriorities, 0);
+  auto seen = [&](const Port& p, std::uint8_t mask) {
+    for (std::uint8_t q = 0; q < kPriorities; ++q)
+      if ((mask >> q) & 1u) pause_seen_[(std::size_t{first_port_[p.node]} + p.index) * kPriorities + q] = 1;
+  };
+  auto paused_mask = [](const Port& p) {
+    std::uint8_t m = 0;
+    for (std::uint8_t q = 0; q < kPriorities; ++q)
+      if (p.paused(q)) m = static_cast<std::uint8_t>(m | (1u << q));
+    return m;
+  };
+  for (std::uint32_t h = 0; h < net_.topology().hosts; ++h)
+    if (net_.is_local(h)) seen(net_.nic(h).port, paused_mask(net_.nic(h).port));
+  for (std::uint32_t s = 0; s < net_.switch_count(); ++s)
+    if (net_.has_switch(s))
+      for (const Port& port : net_.switch_at(s).ports) seen(port, paused_mask(port));
+  // Pause frames queued here toward a port of another rank (its stand-in) or on a link into this rank.
+  for (const auto& [port, mask] : census_.pauses_heading_to) seen(*port, mask);
+  net_.link()->all_sum(pause_seen_);
 }
 
 void FabricChecker::check_ports(TimePs now, bool drained) const {
@@ -161,8 +214,10 @@ void FabricChecker::check_ports(TimePs now, bool drained) const {
                                      format_sim_time(port.pause_until(q)) + ": neither resumed nor expired");
     }
   };
-  for (std::uint32_t h = 0; h < net_.topology().hosts; ++h) check_port(net_.nic(h).port, ~Bytes{0});
-  for (std::size_t s = 0; s < net_.switch_count(); ++s) {
+  for (std::uint32_t h = 0; h < net_.topology().hosts; ++h)
+    if (net_.is_local(h)) check_port(net_.nic(h).port, ~Bytes{0});
+  for (std::uint32_t s = 0; s < net_.switch_count(); ++s) {
+    if (!net_.has_switch(s)) continue;
     const Switch& sw = net_.switch_at(s);
     const Bytes capacity =
         std::max(net_.switch_config().buffer_bytes,
@@ -173,7 +228,8 @@ void FabricChecker::check_ports(TimePs now, bool drained) const {
 
 void FabricChecker::check_buffers(TimePs now) const {
   const Topology& topo = net_.topology();
-  for (std::size_t s = 0; s < net_.switch_count(); ++s) {
+  for (std::uint32_t s = 0; s < net_.switch_count(); ++s) {
+    if (!net_.has_switch(s)) continue;
     const Switch& sw = net_.switch_at(s);
     const BufferModel& buf = sw.buffer();
     const std::vector<Bytes>& held = census_.held[s];
@@ -226,9 +282,13 @@ void FabricChecker::check_buffers(TimePs now) const {
       for (std::uint8_t q = 1; q < kPriorities; ++q) {
         if (!buf.paused(j, q)) continue;
         const Port* up = sw.ports[j].peer;
-        if (up->paused(q)) continue;
-        auto it = census_.pauses_heading_to.find(up);
-        if (it != census_.pauses_heading_to.end() && ((it->second >> q) & 1u)) continue;
+        if (net_.ranks() > 1 && !net_.is_local(up->node)) {
+          if (pause_seen_[(std::size_t{first_port_[up->node]} + up->index) * kPriorities + q]) continue;
+        } else {
+          if (up->paused(q)) continue;
+          auto it = census_.pauses_heading_to.find(up);
+          if (it != census_.pauses_heading_to.end() && ((it->second >> q) & 1u)) continue;
+        }
         throw InvariantViolation(
             "pause", name() + " ingress port " + std::to_string(j) + " priority " + std::to_string(q), now,
             "the switch holds a pause of its upstream " + port_name(*up) +
@@ -241,45 +301,53 @@ void FabricChecker::check_flows(TimePs now) const {
   const Topology& topo = net_.topology();
   StateCheck sc;
   for (const Flow& f : net_.flows()) {
-    const SenderQp& q = net_.qp(f.id);
-    const ReceiverContext& rx = net_.receiver(f.id);
+    const bool sender = net_.is_local(f.src), receiver = net_.is_local(f.dst);
+    if (!sender && !receiver) continue;
     auto where = [&] {
       return "flow " + std::to_string(f.id) + " (" + topo.node_name(f.src) + " -> " + topo.node_name(f.dst) +
              ", " + bytes_text(f.size_bytes) + ")";
     };
-    const Bytes wire = census_.flow_bytes[f.id], dropped = dropped_[f.id];
-    const Bytes accounted = rx.arrived_bytes + wire + dropped;
-    if (q.sent_bytes != accounted)
-      throw InvariantViolation(
-          "flow bytes", where(), now,
-          "sent " + bytes_text(q.sent_bytes) + ", but arrived " + bytes_text(rx.arrived_bytes) +
-              " + in flight " + bytes_text(wire) + " (" + std::to_string(census_.flow_packets[f.id]) +
-              " packets) + dropped " + bytes_text(dropped) + " = " + bytes_text(accounted) + ": " +
-              (q.sent_bytes > accounted ? bytes_text(q.sent_bytes - accounted) + " lost uncounted"
-                                        : bytes_text(accounted - q.sent_bytes) + " more than was sent"));
+    const std::uint64_t* v = &flow_sums_[std::size_t{f.id} * kFlowSums];
+    const Bytes sent = v[0], arrived = v[1], delivered = v[2], wire = v[3], dropped = v[5];
     auto state = [&](bool ok, auto&& what) {
       if (!ok) throw InvariantViolation("flow state", where(), now, what());
     };
-    state(q.snd_una <= q.snd_nxt && q.snd_nxt <= f.size_bytes && q.max_sent <= f.size_bytes, [&] {
-      return "sequence out of order: acknowledged " + bytes_text(q.snd_una) + ", next to send " +
-             bytes_text(q.snd_nxt) + ", highest sent " + bytes_text(q.max_sent);
-    });
-    state(q.snd_una <= rx.expected, [&] {
-      return "acknowledged " + bytes_text(q.snd_una) + ", beyond the " + bytes_text(rx.expected) +
-             " delivered";
-    });
-    state(rx.expected <= rx.arrived_bytes && rx.expected <= f.size_bytes, [&] {
-      return "delivered " + bytes_text(rx.expected) + " of " + bytes_text(rx.arrived_bytes) + " arrived";
-    });
-    state(std::isfinite(q.rate_bps) && q.rate_bps > 0,
-          [&] { return "pacing rate " + std::to_string(q.rate_bps) + " b/s"; });
-    if (q.cc) q.cc->check_state(sc);
-    if (sc.failed()) throw InvariantViolation("scheme state", where() + " sender", now, sc.failure());
-    if (rx.control) rx.control->check_state(sc);
-    if (sc.failed()) throw InvariantViolation("scheme state", where() + " receiver", now, sc.failure());
+    if (sender) {  // what spans ranks is checked once, on the sender's rank
+      const SenderQp& q = net_.qp(f.id);
+      const Bytes accounted = arrived + wire + dropped;
+      if (sent != accounted)
+        throw InvariantViolation(
+            "flow bytes", where(), now,
+            "sent " + bytes_text(sent) + ", but arrived " + bytes_text(arrived) + " + in flight " +
+                bytes_text(wire) + " (" + std::to_string(v[4]) + " packets) + dropped " +
+                bytes_text(dropped) + " = " + bytes_text(accounted) + ": " +
+                (sent > accounted ? bytes_text(sent - accounted) + " lost uncounted"
+                                  : bytes_text(accounted - sent) + " more than was sent"));
+      state(q.snd_una <= q.snd_nxt && q.snd_nxt <= f.size_bytes && q.max_sent <= f.size_bytes, [&] {
+        return "sequence out of order: acknowledged " + bytes_text(q.snd_una) + ", next to send " +
+               bytes_text(q.snd_nxt) + ", highest sent " + bytes_text(q.max_sent);
+      });
+      state(q.snd_una <= delivered, [&] {
+        return "acknowledged " + bytes_text(q.snd_una) + ", beyond the " + bytes_text(delivered) +
+               " delivered";
+      });
+      state(delivered <= arrived && delivered <= f.size_bytes,
+            [&] { return "delivered " + bytes_text(delivered) + " of " + bytes_text(arrived) + " arrived"; });
+      state(std::isfinite(q.rate_bps) && q.rate_bps > 0,
+            [&] { return "pacing rate " + std::to_string(q.rate_bps) + " b/s"; });
+      if (q.cc) q.cc->check_state(sc);
+      if (sc.failed()) throw InvariantViolation("scheme state", where() + " sender", now, sc.failure());
+    }
+    if (receiver) {
+      const ReceiverContext& rx = net_.receiver(f.id);
+      if (rx.control) rx.control->check_state(sc);
+      if (sc.failed()) throw InvariantViolation("scheme state", where() + " receiver", now, sc.failure());
+    }
   }
   for (std::uint32_t h = 0; h < topo.hosts; ++h)
-    if (const NicControl* c = net_.nic(h).control()) {
+    if (!net_.is_local(h)) {
+      continue;
+    } else if (const NicControl* c = net_.nic(h).control()) {
       c->check_state(sc);
       if (sc.failed())
         throw InvariantViolation("scheme state", topo.node_name(h) + " NIC", now, sc.failure());

@@ -17,6 +17,10 @@
 //                   holds on an ingress is in force at its upstream port or on its way there
 // A violation is an internal error (exit 1): InvariantViolation names the invariant, the node, port or flow,
 // and the simulated time.
+// Over ranks (a fabric split over processes, net/network.h) each rank checks the ports, buffers, queue pairs
+// and receivers it holds; what spans ranks comes from sums over every rank: a flow's bytes (sent on its
+// sender's rank, arrived on its receiver's, in flight or dropped anywhere) and, for a pause a switch holds
+// toward a port of another rank, whether that port is paused or a pause frame is on its way there.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -61,16 +65,24 @@ class FabricChecker {
   explicit FabricChecker(const Network& net);
   // Checks every invariant on the fabric as it stands at `now`, when every event due at or before `now` has
   // run and none is running (between windows). `drained`: no event is left. Throws InvariantViolation.
+  // Over ranks every rank calls it (collective); the sums over ranks are taken before anything is checked,
+  // so a rank that finds a violation leaves no other rank waiting.
   void check(TimePs now, bool drained);
   // What the last check found (stall reports read where a flow's bytes are).
   const PacketCensus& census() const { return census_; }
   // Bytes of each flow's data dropped so far (with the last check).
   const std::vector<Bytes>& dropped_bytes() const { return dropped_; }
+  // Each flow's bytes delivered in order at its receiver and in flight anywhere (over ranks: summed over
+  // every rank), as of the last check.
+  Bytes delivered_bytes(std::uint32_t flow) const { return flow_sums_[std::size_t{flow} * kFlowSums + 2]; }
+  Bytes in_flight_bytes(std::uint32_t flow) const { return flow_sums_[std::size_t{flow} * kFlowSums + 3]; }
   std::uint64_t passes() const { return passes_; }
 
  private:
   void take_census();
   void collect_drops();
+  void sum_flows();
+  void sum_pauses_over_ranks();
   void check_flows(TimePs now) const;
   void check_ports(TimePs now, bool drained) const;
   void check_buffers(TimePs now) const;
@@ -80,6 +92,14 @@ class FabricChecker {
   PacketCensus census_;
   std::vector<Bytes> dropped_;
   std::vector<std::size_t> drops_seen_;  // per partition: records of data_drops already counted
+  // Per flow, kFlowSums values (sent, arrived, delivered, in flight bytes and packets, dropped): over ranks
+  // summed over every rank.
+  static constexpr std::size_t kFlowSums = 6;
+  std::vector<std::uint64_t> flow_sums_;
+  // Over ranks: each node's first port in a fabric-wide port numbering, and per (port, priority) whether some
+  // rank sees it paused or a pause frame on its way to it.
+  std::vector<std::uint32_t> first_port_;
+  std::vector<std::uint64_t> pause_seen_;
   std::uint64_t passes_ = 0;
 };
 

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/rank_link.h"
@@ -22,6 +23,7 @@ namespace lossless {
 
 class Network;
 class DeadlockDetector;
+class FabricChecker;
 struct PacketCensus;
 
 struct FlowWait {
@@ -52,11 +54,22 @@ struct UnfinishedReport {
 UnfinishedReport classify_unfinished(const Network& net, RunEnd end, TimePs end_ps, TimePs stall_after_ps,
                                      const PacketCensus* census, const DeadlockDetector* deadlocks);
 
+// Over ranks: this rank's switch ports paused at the end of the run and since when, taken before
+// Network::combine_ranks closes the pause accounting (a port numbering of the whole fabric: each node's
+// first port, then its port index).
+struct PausedPorts {
+  std::vector<std::uint32_t> first_port;               // per node, + one past the last
+  std::vector<std::pair<std::size_t, TimePs>> paused;  // (port x 8 + priority, paused since)
+};
+PausedPorts paused_ports_here(const Network& net);
+
 // The same over ranks (collective; a fabric split over processes, net/network.h): every unfinished flow
 // counted and classified by what it waits for (its sender's rank decides, with its last progress the latest
-// of its sender's and receiver's), on rank 0. Not there: the stalled flows' listing (`stalls`: it reads where
-// their bytes are, which no rank knows whole) and PFC deadlocks (not looked for over ranks).
+// of its sender's and receiver's), on rank 0, and the stalled ones listed: their delivered and in-flight
+// bytes from `checker`'s sums over ranks (its end-of-run check), the first paused port on their path from
+// every rank's ports (`paused`). Not there: PFC deadlocks (not looked for over ranks).
 UnfinishedReport classify_unfinished_over_ranks(const Network& net, RankLink& link, RunEnd end, TimePs end_ps,
-                                                TimePs stall_after_ps);
+                                                TimePs stall_after_ps, const FabricChecker& checker,
+                                                const PausedPorts& paused);
 
 }  // namespace lossless

@@ -13,6 +13,7 @@
 
 #include "core/error.h"
 #include "net/fabric_run.h"
+#include "net/invariants.h"
 #include "net/network.h"
 #include "net/stalls.h"
 #include "scenario/output_dir.h"
@@ -324,28 +325,38 @@ RunResult run_over_ranks(Scenario& sc, const RunOptions& opts, RankLink& link) {
   const FabricRunStats run = run_fabric(*net, sc.stop_ps, on_progress, nullptr, &link);
   progress.finish();
 
+  // The invariants at the end of the run (net/invariants.h), each rank checking what it holds and the sums
+  // over ranks; a violation is reported after the outputs, as on one process. The unfinished flows are
+  // classified and the stalled ones listed as on one process; PFC deadlocks are not looked for, which needs
+  // the whole fabric in one process (docs/performance.md "Ranks").
+  std::string violation;
+  FabricChecker checker(*net);
+  try {
+    checker.check(run.end_ps, run.end == RunEnd::kDrained);
+  } catch (const InvariantViolation& e) {
+    violation = e.what();
+  }
+  const std::vector<RankMessage> violations = link.gather(RankMessage(violation.begin(), violation.end()));
+  const PausedPorts paused = paused_ports_here(*net);
   net->combine_ranks();
-  // The run-time checks (net/run_checks.h) look at the whole fabric, which no rank holds: over ranks the
-  // invariants are not checked (invariants.passes 0) and PFC deadlocks not looked for; unfinished flows are
-  // counted and classified, but stalled ones not listed (docs/performance.md "Ranks").
   const TimePs stall_after =
       sc.check.stall_after_ps != kTimeNever ? sc.check.stall_after_ps : 1000 * net->max_base_rtt_ps();
-  UnfinishedReport unfinished = classify_unfinished_over_ranks(*net, link, run.end, run.end_ps, stall_after);
+  UnfinishedReport unfinished =
+      classify_unfinished_over_ranks(*net, link, run.end, run.end_ps, stall_after, checker, paused);
   RunResult r;
   if (root) {
     r = summarize_run(*net);
     r.unfinished = std::move(unfinished);
+    r.check_passes = 1;
+    for (const RankMessage& m : violations)
+      if (r.violation.empty()) r.violation.assign(m.begin(), m.end());
     if (!opts.quiet)
       std::fprintf(stderr,
-                   "[lossless] over %d ranks the invariants are not checked and PFC deadlocks not looked for "
-                   "(they need the whole fabric in one process: run without mpirun, or with --check to run "
-                   "it on rank 0)\n",
+                   "[lossless] over %d ranks the invariants are checked at the end of the run only and PFC "
+                   "deadlocks are not looked for (they need the whole fabric in one process: run without "
+                   "mpirun, or with --check to run it on rank 0)\n",
                    link.size());
-    if (r.unfinished.stalled > 0)
-      std::fprintf(stderr,
-                   "lossless: warning: %s: %llu stalled flows (summary.json unfinished; over ranks they are "
-                   "not listed: run without mpirun to see them)\n",
-                   sc.output.dir.c_str(), static_cast<unsigned long long>(r.unfinished.stalled));
+    if (r.violation.empty() && r.unfinished.stalled > 0) print_stalls(sc, r);
   }
   // Data packets dropped, by reason, on every rank.
   std::array<std::uint64_t, 3> drops{};
@@ -389,6 +400,10 @@ RunResult run_over_ranks(Scenario& sc, const RunOptions& opts, RankLink& link) {
     if (out) write_run_outputs(sc, *net, r, pfc_log, *out);
     write_hpcc_files(opts, *net, pfc_log);
     if (out) out->commit("summary.json");
+  });
+  // Every rank stops with exit 1 when one found a violation; rank 0 prints the lowest such rank's.
+  on_every_rank(&link, [&] {
+    if (!violation.empty()) throw InternalError(violation);
   });
   return r;
 }
