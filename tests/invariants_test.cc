@@ -40,12 +40,7 @@ std::string out_dir(const std::string& tag) {
       .string();
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string read_file(const std::string& path) { return test::slurp(path); }
 
 // --- A queue set (one FIFO per port) that can lose a packet or miscount its bytes.
 struct FaultyQueueParams {

@@ -16,25 +16,11 @@
 namespace lossless::test {
 namespace {
 
-struct Cli {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using Cli = ShellResult;
 
 // Runs a shell command line in `dir`, killed after `timeout_s` (status 124: a hang).
 Cli shell(const std::string& dir, const std::string& line, int timeout_s = 120) {
-  const std::string cmd = "cd '" + dir + "' && timeout -s KILL " + std::to_string(timeout_s) + " sh -c '" +
-                          line + "' > stdout.txt 2> stderr.txt";
-  const int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir + "/stdout.txt"),
-          slurp(dir + "/stderr.txt")};
+  return shell_in(dir, line, timeout_s);
 }
 
 std::string bin() { return LOSSLESS_BINARY; }

@@ -45,11 +45,6 @@ std::string write(const std::string& path, const std::string& text) {
   return path;
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 // Every file of a folder (not its subfolders) with its content.
 std::map<std::string, std::string> files_of(const std::string& dir) {
   std::map<std::string, std::string> out;
@@ -60,11 +55,10 @@ std::map<std::string, std::string> files_of(const std::string& dir) {
 
 // Runs a shell command line; returns the exit status, stdout and stderr.
 int shell(const std::string& cmd, std::string* out = nullptr, std::string* err = nullptr) {
-  const std::string dir = temp_dir("outputs-shell");
-  const int status = std::system((cmd + " > " + dir + "/out 2> " + dir + "/err").c_str());
-  if (out) *out = slurp(dir + "/out");
-  if (err) *err = slurp(dir + "/err");
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  const ShellResult r = shell_in(".", cmd, 0, temp_dir("outputs-shell"));
+  if (out) *out = r.out;
+  if (err) *err = r.err;
+  return r.status;
 }
 
 std::string bin() { return LOSSLESS_BINARY; }

@@ -23,25 +23,11 @@ workload: [{type: poisson, cdf: WebSearch, load: 0.3, duration: 200us, start: 0,
 constexpr const char* kDefaultSweep =
     "experiments/default/sweep.yaml --set workload.0.duration=600us --set workload.1.count=1";
 
-struct Cli {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using Cli = ShellResult;
 
 // Runs a shell command line in `cwd`, capturing stdout and stderr in files of `capture`.
 Cli shell(const std::string& cwd, const std::string& capture, const std::string& line) {
-  const std::string cmd =
-      "cd '" + cwd + "' && (" + line + ") > '" + capture + "/stdout.txt' 2> '" + capture + "/stderr.txt'";
-  const int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(capture + "/stdout.txt"),
-          slurp(capture + "/stderr.txt")};
+  return shell_in(cwd, line, 0, capture);
 }
 
 std::string bin() { return LOSSLESS_BINARY; }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace lossless::test {
@@ -37,11 +38,23 @@ RunOutput run_yaml(const std::string& yaml, const std::string& tag,
   return out;
 }
 
-std::string RunOutput::read(const std::string& name) const {
-  std::ifstream in(dir + "/" + name);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+std::string RunOutput::read(const std::string& name) const { return slurp(dir + "/" + name); }
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+ShellResult shell_in(const std::string& cwd, const std::string& line, int timeout_s,
+                     const std::string& capture) {
+  const std::string to = capture.empty() ? cwd : capture;
+  const std::string run = timeout_s > 0
+                              ? "timeout -s KILL " + std::to_string(timeout_s) + " sh -c '" + line + "'"
+                              : "(" + line + ")";
+  const std::string cmd =
+      "cd '" + cwd + "' && " + run + " > '" + to + "/stdout.txt' 2> '" + to + "/stderr.txt'";
+  const int status = std::system(cmd.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(to + "/stdout.txt"), slurp(to + "/stderr.txt")};
 }
 
 std::vector<std::map<std::string, std::string>> RunOutput::csv(const std::string& name) const {
@@ -72,12 +85,7 @@ int run_cli(const std::string& args, std::string* err, int timeout_s) {
   std::string cmd = (timeout_s > 0 ? "timeout -k 5 " + std::to_string(timeout_s) + " " : std::string()) +
                     std::string(LOSSLESS_BINARY) + " " + args + " > /dev/null 2> " + errfile;
   int status = std::system(cmd.c_str());
-  if (err) {
-    std::ifstream in(errfile);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    *err = ss.str();
-  }
+  if (err) *err = slurp(errfile);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 

@@ -24,6 +24,19 @@ inline double num(const std::map<std::string, std::string>& row, const std::stri
   return std::stod(row.at(key));
 }
 
+// A file's bytes ("" when it cannot be read).
+std::string slurp(const std::string& path);
+
+// What a shell command line printed, and its exit status.
+struct ShellResult {
+  int status = -1;
+  std::string out, err;
+};
+// Runs `line` with sh in `cwd`, its stdout and stderr captured in files of `capture` (empty: `cwd`). With
+// `timeout_s`, a line that takes longer is killed and the status is 124 (a hang).
+ShellResult shell_in(const std::string& cwd, const std::string& line, int timeout_s = 0,
+                     const std::string& capture = "");
+
 // Runs the lossless binary; returns its exit status and fills stderr text. With `timeout_s`, a run that takes
 // longer is killed and returns 124 (a hang).
 int run_cli(const std::string& args, std::string* err = nullptr, int timeout_s = 0);
