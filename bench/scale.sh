@@ -3,18 +3,23 @@
 # bench/scenarios/fattree-k16-ws30.yaml at each k with --set topology.k=K --set workload.0.duration=DURATION, and
 # a set-up run (the same flows, stopped 2 us after the first starts: building the fabric, routing and flows), and prints hosts, events,
 # packet-hops, wall seconds, ns per packet-hop (wall time of the run minus that of the set-up run, per hop),
-# set-up seconds and peak RSS.
-#   bench/scale.sh [--threads N] [--duration D] [--ks "8 16 24 32"] [BINARY]     (default binary: build/lossless)
+# set-up seconds and peak RSS. With --compare-threads N, each k is run again on N threads and the outputs
+# compared with the first run's (fct.csv byte for byte, summary.json without wall time, memory and thread count):
+# the last columns give that run's wall seconds, the speed-up and "identical" or "DIFFER".
+#   bench/scale.sh [--threads N] [--duration D] [--ks "8 16 24 32"] [--compare-threads N] [BINARY]
+#   (default binary: build/lossless)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 threads=1
 duration=0.5ms
 ks="8 16 24 32"
+compare=0
 while [[ "${1:-}" == --* ]]; do
   case "$1" in
     --threads) threads=${2:?--threads needs a count} ;;
     --duration) duration=${2:?--duration needs a time} ;;
     --ks) ks=${2:?--ks needs a list} ;;
+    --compare-threads) compare=${2:?--compare-threads needs a count} ;;
     *) echo "bench/scale.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
   shift 2
@@ -22,17 +27,39 @@ done
 bin=${1:-build/lossless}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-printf '%-4s %6s %12s %12s %8s %9s %8s %8s %8s\n' k hosts events packet_hops wall_s ns/hop setup_s run_MB setup_MB
+header=(k hosts events packet_hops wall_s ns/hop setup_s run_MB setup_MB)
+[[ $compare -gt 0 ]] && header+=("wall_s_$compare" speedup "${compare}_vs_$threads")
+printf '%-4s %6s %12s %12s %8s %9s %8s %8s %8s' "${header[@]:0:9}"
+[[ $compare -gt 0 ]] && printf ' %8s %8s %12s' "${header[@]:9}"
+printf '\n'
 for k in $ks; do
-  args=(bench/scenarios/fattree-k16-ws30.yaml --quiet --threads "$threads" --set "topology.k=$k")
+  common=(bench/scenarios/fattree-k16-ws30.yaml --quiet --set "topology.k=$k")
+  args=("${common[@]}" --threads "$threads")
   "$bin" run "${args[@]}" --set "workload.0.duration=$duration" --set stop=4us -o "$out/setup"
   "$bin" run "${args[@]}" --set "workload.0.duration=$duration" -o "$out/run"
-  python3 - "$out/setup/summary.json" "$out/run/summary.json" "$k" <<'PY'
-import json, sys
+  rm -rf "$out/cmp"
+  if [[ $compare -gt 0 ]]; then
+    "$bin" run "${common[@]}" --threads "$compare" --set "workload.0.duration=$duration" -o "$out/cmp"
+  fi
+  python3 - "$out/setup/summary.json" "$out/run/summary.json" "$k" "$out/cmp" <<'PY'
+import json, os, sys
 s0, s = (json.load(open(p)) for p in sys.argv[1:3])
 k = int(sys.argv[3])
 hops, w, w0 = s["packets"]["hops"], s["wall_seconds"], s0["wall_seconds"]
-print(f"{k:<4} {k ** 3 // 4:6d} {s['events']:12d} {hops:12d} {w:8.2f} {(w - w0) * 1e9 / hops:9.1f} {w0:8.2f} "
-      f"{s['memory']['peak_rss_kb'] / 1024:8.1f} {s0['memory']['peak_rss_kb'] / 1024:8.1f}")
+line = (f"{k:<4} {k ** 3 // 4:6d} {s['events']:12d} {hops:12d} {w:8.2f} {(w - w0) * 1e9 / hops:9.1f} {w0:8.2f} "
+        f"{s['memory']['peak_rss_kb'] / 1024:8.1f} {s0['memory']['peak_rss_kb'] / 1024:8.1f}")
+cmp = sys.argv[4]
+if os.path.isdir(cmp):
+    run = os.path.dirname(sys.argv[2])
+    def summary(d):
+        x = json.load(open(os.path.join(d, "summary.json")))
+        for key in ("wall_seconds", "memory", "threads", "run_id", "outputs"):
+            x.pop(key, None)
+        return x
+    same = (open(os.path.join(run, "fct.csv"), "rb").read() == open(os.path.join(cmp, "fct.csv"), "rb").read()
+            and summary(run) == summary(cmp))
+    w2 = json.load(open(os.path.join(cmp, "summary.json")))["wall_seconds"]
+    line += f" {w2:8.2f} {w / w2:8.2f} {'identical' if same else 'DIFFER':>12}"
+print(line)
 PY
 done

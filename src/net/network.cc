@@ -110,7 +110,7 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
       Partition& part = partition_of(n);
       p.sim = &part.sim;
       p.counters = &part.counters;
-      if (node_part_[peer] != part.id) p.remote = &part.outbox[node_part_[peer]];
+      if (node_part_[peer] != part.id) p.hand_over_to(&part.outbox[node_part_[peer]]);
       // A switch wires its own receive handler into its peers' ports (Switch::configure).
       p.deliver = topo_.is_host(peer) ? &RdmaNic::arrive_event : nullptr;
       p.node = n;

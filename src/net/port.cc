@@ -23,7 +23,7 @@ void Port::transmit(Packet* p) {
   // receiving port's owner.
   const auto [deliver_order, done_order] = sim->reserve_two_orders();
   const auto packet = reinterpret_cast<std::uint64_t>(p);
-  if (remote)
+  if (hands_over_)
     remote->push_back({{now + ser + delay_ps, deliver_order, deliver, peer, packet}, ser + delay_ps});
   else
     sim->at_reserved(now + ser + delay_ps, deliver_order, deliver, peer, packet);

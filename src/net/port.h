@@ -23,12 +23,15 @@ struct PauseTransition {
   bool paused;  // false: resumed or expired
 };
 
-class Port {
+class alignas(64) Port {
  public:
   using KickFn = void (*)(void* owner, std::uint16_t port);
 
-  // Field order matters for speed: what every transmission decision reads comes first.
-  // --- hot state
+  // Field order matters for speed. Ports are cache-line aligned, and what a packet's hop reads is in the
+  // first two lines: line 1 what an arrival (sim, node, owner, index), the busy test, an enqueue and a kick
+  // read; line 2 what a transmission reads besides. The queues follow (a hop touches the line of its
+  // priority's queue), then the wiring and colder state.
+  // --- line 1
  private:
   TimePs busy_until_ = 0;
   std::uint64_t tx_done_order_ = 0;
@@ -38,10 +41,6 @@ class Port {
   Simulator* sim = nullptr;
   void* owner = nullptr;
   KickFn kick = nullptr;  // owner: "this port can send again"
-  // A port schedules its end-of-transmission event only when something waits to be sent then: packets in its
-  // queues, or work its owner reports (a NIC's active QPs). Most transmissions at moderate load leave nothing
-  // behind; a later arrival asks for the event itself (kick_or_wait).
-  bool (*owner_has_work)(const void* owner) = nullptr;
   std::uint8_t paused_mask = 0;
 
  private:
@@ -51,7 +50,13 @@ class Port {
 
  public:
   std::uint16_t index = 0;
+
+ private:
+  bool hands_over_ = false;  // remote != null
+
+ public:
   std::uint32_t node = 0;  // global node id of the owner
+  // --- line 2
   SerializationClock clock;
   TimePs delay_ps = 0;
   Port* peer = nullptr;
@@ -59,14 +64,24 @@ class Port {
   // with a port another thread may be writing.
   EventFn deliver = nullptr;
   Bytes tx_bytes = 0;  // cumulative bytes serialized (INT txBytes)
-  // The peer runs in another partition: deliveries go to this outbox (net/partition.h), not to `sim`.
-  std::vector<HandedOverEvent>* remote = nullptr;
-
-  // --- wiring (set once by the network builder) and colder state
   NetCounters* counters = nullptr;
+  // A port schedules its end-of-transmission event only when something waits to be sent then: packets in its
+  // queues, or work its owner reports (a NIC's active QPs). Most transmissions at moderate load leave nothing
+  // behind; a later arrival asks for the event itself (kick_or_wait).
+  bool (*owner_has_work)(const void* owner) = nullptr;
+  // --- line 3 on
   // The port's own per-priority queues: the default queue set (net/switch_architecture.h). Read-only outside
   // Port: pop through dequeue/pop_first_sendable. With a custom queue set they hold priority 0 only.
   std::array<PacketFifo, kPriorities> queues;
+
+  // The peer runs in another partition (`outbox`, net/partition.h): deliveries go there, not to `sim`.
+  void hand_over_to(std::vector<HandedOverEvent>* outbox) {
+    remote = outbox;
+    hands_over_ = outbox != nullptr;
+  }
+  std::vector<HandedOverEvent>* remote = nullptr;  // set by hand_over_to
+
+  // --- wiring (set once by the network builder) and colder state
   // A switch port's own queue set for data priorities, when its switch's architecture or a mechanism gives it
   // one (only the switch's extended packet path looks at it).
   EgressQueues* custom_queues = nullptr;
@@ -94,6 +109,16 @@ class Port {
     }
   }
   bool paused(std::uint8_t prio) const { return (paused_mask >> prio) & 1u; }
+  // Nothing queued, not serializing, and `prio` not paused: a packet of `prio` queued now would be the one
+  // dequeue() takes at once. (Ports without a custom queue set.)
+  bool idle_for(std::uint8_t prio) const {
+    return nonempty_mask_ == 0 && !(prio != kControlPriority && paused(prio)) && !busy();
+  }
+  // A packet of `prio` goes out without passing through the queue (idle_for held): the round-robin state
+  // dequeue() would have left.
+  void bypass_queue(std::uint8_t prio) {
+    if (prio != kControlPriority) rr_next_ = static_cast<std::uint8_t>(prio % (kPriorities - 1) + 1);
+  }
   // While `prio` is paused: since when, and when the pause in force ends unless refreshed or resumed.
   TimePs paused_since(std::uint8_t prio) const { return paused_since_[prio]; }
   TimePs pause_until(std::uint8_t prio) const { return pause_until_[prio]; }

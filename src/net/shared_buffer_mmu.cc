@@ -8,6 +8,7 @@ SharedBufferMmu::SharedBufferMmu(const SwitchConfig& cfg, const std::vector<Port
     : cfg_{cfg.threshold, cfg.reserve_bytes, cfg.resume_offset_bytes}, ports_(ports), lossless_(lossless) {
   std::size_t n = ports.size() * kPriorities;
   slots_.assign(n, Slot{});
+  for (std::size_t i = 0; i < n; ++i) slots_[i].alpha = ports_[i / kPriorities].alpha;
   for (const auto& p : ports_) {
     if (lossless_) total_headroom_ += p.headroom_bytes;
     total_reserve_ += cfg.reserve_bytes;
@@ -23,6 +24,12 @@ Bytes SharedBufferMmu::threshold(std::uint16_t port) const {
   return static_cast<Bytes>(static_cast<double>(free_bytes) * ports_[port].alpha);
 }
 
+Bytes SharedBufferMmu::slot_threshold(std::uint16_t port, const Slot& sl) const {
+  if (cfg_.threshold == PfcThreshold::kStatic) return ports_[port].xoff_bytes;
+  Bytes free_bytes = shared_pool_ > shared_used_ ? shared_pool_ - shared_used_ : 0;
+  return static_cast<Bytes>(static_cast<double>(free_bytes) * sl.alpha);
+}
+
 bool SharedBufferMmu::admit(std::uint16_t port, std::uint8_t prio, Bytes bytes, std::uint16_t) {
   Slot& sl = slots_[slot(port, prio)];
   Bytes new_bytes = sl.ingress + bytes;
@@ -30,7 +37,7 @@ bool SharedBufferMmu::admit(std::uint16_t port, std::uint8_t prio, Bytes bytes, 
     sl.ingress = new_bytes;
     return true;
   }
-  Bytes thresh = threshold(port);
+  Bytes thresh = slot_threshold(port, sl);
   Bytes new_shared = new_bytes - cfg_.reserve_bytes;
   bool fits_shared = new_shared <= thresh && shared_used_ + bytes <= shared_pool_;
   if (!lossless_) {
@@ -63,15 +70,16 @@ bool SharedBufferMmu::should_pause(std::uint16_t port, std::uint8_t prio) const 
   if (sl.paused) return false;
   if (sl.headroom > 0) return true;
   if (cfg_.threshold == PfcThreshold::kStatic) return sl.ingress >= ports_[port].xoff_bytes;
-  return shared_used(port, prio) >= threshold(port);
+  const Bytes shared = sl.ingress > cfg_.reserve_bytes ? sl.ingress - cfg_.reserve_bytes : 0;
+  return shared >= slot_threshold(port, sl);
 }
 
 bool SharedBufferMmu::should_resume(std::uint16_t port, std::uint8_t prio) const {
   const Slot& sl = slots_[slot(port, prio)];
   if (!sl.paused || sl.headroom > 0) return false;
   if (cfg_.threshold == PfcThreshold::kStatic) return sl.ingress < ports_[port].xon_bytes;
-  Bytes used = shared_used(port, prio);
-  return used == 0 || used + cfg_.resume_offset_bytes <= threshold(port);
+  const Bytes used = sl.ingress > cfg_.reserve_bytes ? sl.ingress - cfg_.reserve_bytes : 0;
+  return used == 0 || used + cfg_.resume_offset_bytes <= slot_threshold(port, sl);
 }
 
 }  // namespace lossless

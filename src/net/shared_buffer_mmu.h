@@ -73,12 +73,16 @@ class SharedBufferMmu final : public BufferModel {
   };
   Thresholds cfg_;
   std::vector<PortSetup> ports_;
-  // Per (ingress port, priority), together so that one packet's accounting touches one cache line.
-  struct Slot {
+  // Per (ingress port, priority), together so that one packet's accounting touches one cache line: two slots
+  // per line, with a copy of the port's dynamic-threshold factor (ports_ is not read per packet).
+  struct alignas(32) Slot {
     Bytes ingress = 0;    // bytes held in reserve + shared
     Bytes headroom = 0;   // bytes held in headroom
+    double alpha = 0;     // ports_[port].alpha
     bool paused = false;  // we have paused the upstream
   };
+  // The threshold of the slot's port (threshold(port) without reading ports_).
+  Bytes slot_threshold(std::uint16_t port, const Slot& sl) const;
   std::vector<Slot> slots_;
   Bytes shared_pool_ = 0;
   Bytes shared_used_ = 0;

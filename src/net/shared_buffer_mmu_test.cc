@@ -124,5 +124,38 @@ TEST(SharedBufferMmu, PortsAndPrioritiesAreAccountedSeparately) {
   EXPECT_EQ(mmu.total_shared_used(), 0u);
 }
 
+// Each port's dynamic threshold uses its own alpha (the packet path reads a copy kept with each (port,
+// priority) slot): a port with twice the alpha holds about twice the shared bytes before it pauses.
+TEST(SharedBufferMmu, EachPortPausesAtItsOwnAlphasThreshold) {
+  SharedBufferMmu mmu(small_switch(), {{50'000, 0.125}, {50'000, 0.25}, {50'000, 0.125}}, true);
+  auto fill = [&](std::uint16_t port) {
+    Bytes admitted = 0;
+    while (!mmu.should_pause(port, 3)) {
+      EXPECT_TRUE(mmu.admit(port, 3, 1000));
+      admitted += 1000;
+    }
+    return admitted;
+  };
+  const Bytes low = fill(0);
+  for (Bytes b = low; b > 0; b -= 1000) mmu.release(0, 3, 1000);
+  const Bytes high = fill(1);
+  for (Bytes b = high; b > 0; b -= 1000) mmu.release(1, 3, 1000);
+  // Alone in the pool: T = alpha (S - used) is met at used = S alpha / (1 + alpha).
+  const double s = static_cast<double>(mmu.shared_pool_bytes());
+  EXPECT_NEAR(static_cast<double>(low), 4096 + s * 0.125 / 1.125, 2000);
+  EXPECT_NEAR(static_cast<double>(high), 4096 + s * 0.25 / 1.25, 2000);
+  // Paused, it resumes once its shared bytes fall to the threshold minus the offset.
+  EXPECT_EQ(fill(2), low);
+  mmu.set_paused(2, 3, true);
+  EXPECT_FALSE(mmu.should_resume(2, 3));
+  Bytes held = low;
+  while (!mmu.should_resume(2, 3)) {
+    mmu.release(2, 3, 1000);
+    held -= 1000;
+  }
+  EXPECT_LE(mmu.shared_used(2, 3) + 3072, mmu.threshold(2));
+  EXPECT_GT(held, 0u);
+}
+
 }  // namespace
 }  // namespace lossless

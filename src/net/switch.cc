@@ -31,9 +31,16 @@ void Switch::configure() {
     for (RateBps r = p.rate_bps(); r > nic_rate && alpha < 1.0; r /= 2) alpha *= 2;
     setup.push_back(
         {headroom, std::min(alpha, 1.0), cfg.static_xoff(p.rate_bps()), cfg.static_xon(p.rate_bps())});
-    ecn_.push_back({static_cast<Bytes>(per_rate_value(cfg.kmin_bytes, p.rate_bps(), true)),
-                    static_cast<Bytes>(per_rate_value(cfg.kmax_bytes, p.rate_bps(), true)),
-                    per_rate_value(cfg.pmax, p.rate_bps(), false)});
+    const EcnSetting e{static_cast<Bytes>(per_rate_value(cfg.kmin_bytes, p.rate_bps(), true)),
+                       static_cast<Bytes>(per_rate_value(cfg.kmax_bytes, p.rate_bps(), true)),
+                       per_rate_value(cfg.pmax, p.rate_bps(), false)};
+    // The distinct settings once (one per link rate in practice), each port pointing at its own.
+    std::size_t i = 0;
+    while (i < ecn_.size() && !(ecn_[i].kmin_bytes == e.kmin_bytes && ecn_[i].kmax_bytes == e.kmax_bytes &&
+                                ecn_[i].pmax == e.pmax))
+      ++i;
+    if (i == ecn_.size()) ecn_.push_back(e);
+    ecn_of_port_.push_back(static_cast<std::uint16_t>(i));
   }
   mmu = SharedBufferMmu(cfg, setup, lossless_);
   custom_queues_.resize(ports.size());
@@ -131,7 +138,7 @@ std::uint16_t Switch::route_by_table(const Packet& p) {
 }
 
 bool Switch::should_mark(std::uint16_t port, Bytes queue_bytes) {
-  const EcnSetting& e = ecn_[port];
+  const EcnSetting& e = ecn_[ecn_of_port_[port]];
   if (queue_bytes > e.kmax_bytes) return true;
   if (queue_bytes <= e.kmin_bytes) return false;
   double p = e.pmax * static_cast<double>(queue_bytes - e.kmin_bytes) /

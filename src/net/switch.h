@@ -140,7 +140,10 @@ class Switch {
   bool lossless_ = true;
   bool ecn_enabled_ = true;
   RngStream rng_;
+  // RED settings: the distinct ones, and which one each port uses (a few bytes per switch, read per packet,
+  // instead of a setting per port).
   std::vector<EcnSetting> ecn_;
+  std::vector<std::uint16_t> ecn_of_port_;
   std::unique_ptr<FlowControlPolicy> fc_;
   BufferModel* buffer_ = &mmu;
   std::unique_ptr<BufferModel> custom_buffer_;

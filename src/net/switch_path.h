@@ -77,6 +77,18 @@ struct SwitchPath {
       policy(sw).after_admit(sw, buf, in.index, prio, *p, out);
     }
     Port& egress = sw.ports[out];
+    if constexpr (!kQueues && !kEnqueue) {
+      // An idle egress port with nothing queued sends the packet at once: what queueing it and kicking the
+      // port does, without touching the queue (the common case below saturation).
+      if (egress.idle_for(prio)) {
+        const Bytes queued = egress.queued_bytes + p->wire_bytes;
+        if (queued > sw.part_.counters.max_queue_bytes) sw.part_.counters.max_queue_bytes = queued;
+        p->next = nullptr;
+        egress.bypass_queue(prio);
+        send_packet<true>(sw, egress, p);
+        return;
+      }
+    }
     if constexpr (kQueues) {
       if (!egress.enqueue_from(p, in.index)) {
         if (prio != kControlPriority) {
@@ -118,6 +130,12 @@ struct SwitchPath {
       p = out.dequeue();
       if (!p) return;
     }
+    send_packet<false>(sw, out, p);
+  }
+
+  // Sends `p`, just taken from `out`'s queues (kDirect: it bypassed them, and they hold nothing).
+  template <bool kDirect>
+  static void send_packet(Switch& sw, Port& out, Packet* p) {
     const std::uint8_t prio = p->priority;
     if (prio != kControlPriority) {
       Buffer& buf = buffer(sw);
@@ -125,8 +143,10 @@ struct SwitchPath {
       bool release_here = true;
       if constexpr (kQueues) release_here = !(out.custom_queues && out.custom_queues->releases_ingress());
       if (release_here) buf.release(p->in_port, prio, p->wire_bytes, out.index);
-      // RED on the instantaneous queue of (port, priority), decided at dequeue.
-      if (p->ecn_capable && sw.ecn_enabled_ && sw.should_mark(out.index, queue_bytes(out, prio))) {
+      // RED on the instantaneous queue of (port, priority), decided at dequeue (an empty queue is never
+      // marked: should_mark(port, 0) is false and draws nothing).
+      if (!kDirect && p->ecn_capable && sw.ecn_enabled_ &&
+          sw.should_mark(out.index, queue_bytes(out, prio))) {
         if (!p->ecn_ce) ++sw.part_.counters.ecn_marks;
         p->ecn_ce = true;
       }
