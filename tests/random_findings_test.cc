@@ -113,5 +113,14 @@ TEST(RandomFindings, ACoalescedAckIsSentWhenTheTimeoutRunsOut) {
   EXPECT_EQ(read_text(one + "/scenario.yaml").find("ack_timeout:"), std::string::npos);
 }
 
+// A VOQ switch whose queues (1MB each) hold more than switch.buffer (2MB) toward one output: its own sizes
+// are its memory. Before the fix the queue-bytes invariant compared with switch.buffer (exit 1).
+TEST(RandomFindings, AVoqSwitchIsBoundedByItsQueuesNotBySwitchBuffer) {
+  const std::string out = temp_dir("random_voq_memory");
+  std::string err;
+  EXPECT_EQ(run_cli("run " + input("random-voq-memory") + " --check --quiet -o " + out, &err), 0) << err;
+  EXPECT_NE(read_text(out + "/summary.json").find("\"completed\": 3"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace lossless::test

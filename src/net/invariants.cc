@@ -112,7 +112,7 @@ void FabricChecker::take_census() {
 }
 
 void FabricChecker::check_ports(TimePs now, bool drained) const {
-  auto check_port = [&](const Port& port, Bytes capacity) {
+  auto check_port = [&](const Port& port, Bytes capacity, const char* bound) {
     Bytes total = 0;
     for (int q = 0; q < kPriorities; ++q) {
       const PacketFifo& fifo = port.queues[q];
@@ -145,9 +145,9 @@ void FabricChecker::check_ports(TimePs now, bool drained) const {
           "queue bytes", port_name(port), now,
           "the port counts " + bytes_text(port.queued_bytes) + " queued but holds " + bytes_text(total));
     if (port.data_bytes() > capacity)
-      throw InvariantViolation("queue bytes", port_name(port), now,
-                               bytes_text(port.data_bytes()) + " queued, more than the switch's memory (" +
-                                   bytes_text(capacity) + ")");
+      throw InvariantViolation(
+          "queue bytes", port_name(port), now,
+          bytes_text(port.data_bytes()) + " queued, more than " + bound + " (" + bytes_text(capacity) + ")");
     for (std::uint8_t q = 0; q < kPriorities; ++q) {
       if (!port.paused(q)) continue;
       const std::string where = port_name(port) + " priority " + std::to_string(q);
@@ -161,13 +161,17 @@ void FabricChecker::check_ports(TimePs now, bool drained) const {
                                      format_sim_time(port.pause_until(q)) + ": neither resumed nor expired");
     }
   };
-  for (std::uint32_t h = 0; h < net_.topology().hosts; ++h) check_port(net_.nic(h).port, ~Bytes{0});
+  for (std::uint32_t h = 0; h < net_.topology().hosts; ++h) check_port(net_.nic(h).port, ~Bytes{0}, "");
   for (std::size_t s = 0; s < net_.switch_count(); ++s) {
     const Switch& sw = net_.switch_at(s);
     const Bytes capacity =
         std::max(net_.switch_config().buffer_bytes,
                  sw.mmu.shared_pool_bytes() + sw.mmu.total_reserve_bytes() + sw.mmu.total_headroom_bytes());
-    for (const Port& port : sw.ports) check_port(port, capacity);
+    for (const Port& port : sw.ports) {
+      // An architecture that sizes its queues itself bounds them (VOQ), not switch.buffer.
+      const Bytes own = port.custom_queues ? port.custom_queues->capacity() : 0;
+      check_port(port, own ? own : capacity, own ? "its queues' sizes" : "the switch's memory");
+    }
   }
 }
 
