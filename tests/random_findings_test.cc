@@ -122,5 +122,16 @@ TEST(RandomFindings, AVoqSwitchIsBoundedByItsQueuesNotBySwitchBuffer) {
   EXPECT_NE(read_text(out + "/summary.json").find("\"completed\": 3"), std::string::npos);
 }
 
+// ExpressPass on a lossy fabric with spray: a flow waited for credits at 994,000 of 1,000,000 B until the
+// stop (exit 3) while the receiver's RESUME went unanswered.
+TEST(RandomFindings, ExpressPassAsksAgainWhenItsCreditRequestIsLost) {
+  const std::string out = temp_dir("random_xpass_request");
+  std::string err;
+  EXPECT_EQ(run_cli("run " + input("random-expresspass-lost-request") + " --check --quiet -o " + out, &err),
+            0)
+      << err;
+  EXPECT_NE(read_text(out + "/summary.json").find("\"completed\": 3"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace lossless::test
