@@ -12,7 +12,9 @@ Seeded and reproducible (standard library only). Two parts:
 2. The campaign. Scenario i of seed S is drawn from Random(f"{S}:{i}"): a topology (star, dumbbell,
    leaf-spine, fat tree, or a custom graph with uneven rates and delays), buffers and PFC thresholds (static or
    dynamic), NIC settings, a workload (Poisson with a CDF of data/cdf, incasts, all-to-all, long flows, several
-   messages per host pair) and a seed; it is crossed with the accepted combinations in a shuffled order that
+   messages per host pair) and a seed (about one scenario in 25 is instead a ring of switches whose routes all
+   turn one way, with long flows two switches clockwise: a cyclic buffer dependency, a PFC deadlock where no
+   congestion control keeps the buffers below PFC's thresholds); it is crossed with the accepted combinations in a shuffled order that
    visits every one before any repeats. Each run:
      - `lossless validate`: exit 0 or 2 (a combination this scenario cannot carry; counted as rejected);
      - `lossless run --check` on 1 thread: exit 0, or 3 only when a PFC deadlock is reported; on a lossless
@@ -20,6 +22,8 @@ Seeded and reproducible (standard library only). Two parts:
      - the same on 2 threads: outputs identical (summary.json without wall time, memory, threads);
      - the resolved scenario.yaml run again: outputs identical.
    Anything else is a finding: its scenario, command and the reason are kept under WORK/findings/.
+   Before the cases, a scenario known to deadlock (tests/inputs/view-deadlock-ring.yaml) is run as the cases are:
+   its exit 3 must read as an explained deadlock (`explained`), or that is a finding.
 
   tools/random_scenarios.py --lossless build/lossless --seed 1 --count 200 -j 2 --work out/random
   tools/random_scenarios.py ... --only 17        # re-run scenario 17 of that seed (same combination)
@@ -237,10 +241,33 @@ def gen_workload(r, n, cdfs, host_gbps):
     return entries, total
 
 
+def gen_ring(r):
+    """A ring of 5-6 switches with 1-2 hosts each, every link one rate and 1 us, and long flows from every host to
+    a host two switches clockwise: two hops one way round against three or four the other, so every route turns
+    the same way and under PFC the buffers of the ring can wait on each other (a cyclic buffer dependency: a PFC
+    deadlock when a flow control without congestion control fills them; tests/inputs/view-deadlock-ring.yaml).
+    (topology, hosts, rates, path bound, shortest delay, flows entry, its bytes)."""
+    ns, per = r.randint(5, 6), r.randint(1, 2)
+    rate = r.choice([25, 40, 100])
+    links = [[f"h{h}", f"s{h // per}", gbps(rate), "1us"] for h in range(ns * per)]
+    links += [[f"s{a}", f"s{(a + 1) % ns}", gbps(rate), "1us"] for a in range(ns)]
+    size = r.choice([1000000, 2000000])
+    flows = [{"src": h, "dst": (h + 2 * per) % (ns * per), "size": size, "start": "0us"} for h in range(ns * per)]
+    topo = {"type": "custom", "hosts": ns * per, "switches": ns, "links": links}
+    return topo, ns * per, [rate], 2 * ps_of("1us") + 2 * ps_of("1us"), ps_of("1us"), \
+        {"type": "flows", "flows": flows}, size * len(flows)
+
+
 def gen_scenario(seed, i, cdfs):
     """Scenario i of `seed` (without the schemes) and what the checks need to know about it."""
     r = random.Random(f"{seed}:{i}")
     topo, n, rates, path_ps, min_delay_ps = gen_topology(r)
+    # About one scenario in 25 is a ring whose routes all turn one way (gen_ring), drawn from a stream of its
+    # own so that every other scenario of a seed stays what it was.
+    ring = None
+    rr = random.Random(f"{seed}:{i}:ring")
+    if rr.random() < 0.04:
+        topo, n, rates, path_ps, min_delay_ps, *ring = gen_ring(rr)
     info_rate = int(re.match(r"\d+", (topo.get("host_link") or {"rate": topo.get("links", [[0, 0, "100"]])[0][2]})
                              ["rate"]).group())
     s = {"name": f"random-{seed}-{i}", "seed": r.randint(1, 10**6), "topology": topo}
@@ -259,6 +286,9 @@ def gen_scenario(seed, i, cdfs):
     if nic:
         s["nic"] = nic
     s["workload"], explicit = gen_workload(r, n, cdfs, info_rate)
+    if ring:
+        s["workload"].insert(0, ring[0])
+        explicit += ring[1]
     s["monitor"] = {"pfc": r.random() < 0.7}
     # A VOQ switch's queues must hold the PFC headroom of its fastest, longest link: sizes for when the
     # combination crossed with this scenario selects switch.architecture voq.
@@ -345,6 +375,33 @@ def stop_for(s, info):
     return f"{(stop + 999999) // 10**6}us"
 
 
+def explained(code, summ):
+    """How a run's exit status reads: "ok" (exit 0), "deadlock" (exit 3 with a PFC deadlock in summary.json: a
+    stall the run explains), or None (anything else: a finding)."""
+    if code == 0:
+        return "ok"
+    if code == 3 and summ and summ.get("deadlocks", {}).get("found"):
+        return "deadlock"
+    return None
+
+
+def deadlock_probe(binary, work, timeout):
+    """Runs a scenario known to deadlock (tests/inputs/view-deadlock-ring.yaml: a ring whose routes turn one way)
+    as the campaign runs its cases; returns None when the tool reads its exit 3 as an explained deadlock, else
+    the finding."""
+    path = os.path.join(ROOT, "tests", "inputs", "view-deadlock-ring.yaml")
+    o = os.path.join(work, "probe")
+    shutil.rmtree(o, ignore_errors=True)
+    cmd = [binary, "run", path, "--check", "--quiet", "--threads", "1", "-o", o]
+    code, err, _ = run(cmd, timeout)
+    sumf = os.path.join(o, "summary.json")
+    summ = json.load(open(sumf)) if os.path.exists(sumf) else None
+    if explained(code, summ) == "deadlock":
+        return None
+    return {"case": "deadlock-probe", "reason": f"the known PFC deadlock of {os.path.relpath(path, ROOT)} was "
+            f"not classified as explained (exit {code}, deadlocks {summ and summ.get('deadlocks')})"}
+
+
 def lossless_fabric(s):
     return s["switch"].get("flow_control", "pfc") != "none"
 
@@ -404,10 +461,11 @@ def check_case(binary, work, seed, i, s, info, combo, timeout, keep, max_windows
         outs[name] = o
         sumf = os.path.join(o, "summary.json")
         summ = json.load(open(sumf)) if os.path.exists(sumf) else None
-        deadlock = bool(summ and summ.get("deadlocks", {}).get("found"))
-        if code == 3 and deadlock:
+        verdict = explained(code, summ)
+        deadlock = verdict == "deadlock"
+        if deadlock:
             rec["deadlock"] = True
-        elif code != 0:
+        elif verdict is None:
             return finding(f"run ({name}) exited {code}" + (" (stall under --check)" if code == 3 else ""),
                            cmd, err)
         if name == "t1":
@@ -520,6 +578,12 @@ def main():
           f"exit 2, {len(findings)} otherwise ({time.time() - t0:.1f} s)")
     if not accepted:
         sys.exit("random_scenarios: no combination validates")
+    probe = deadlock_probe(binary, work, a.timeout)
+    print("deadlock probe (tests/inputs/view-deadlock-ring.yaml): " +
+          ("exit 3 with the cycle reported, classified as an explained deadlock" if probe is None
+           else "FINDING: " + probe["reason"]), flush=True)
+    if probe:
+        findings.append(probe)
 
     # Scenario i gets the combination at position i of: a pairwise cover of the accepted combinations (every pair
     # of schemes that validate together), then shuffled passes over all of them.
@@ -561,7 +625,8 @@ def main():
         "findings": len(findings), "skipped": by["skipped"],
         "combinations": {"total": len(combos), "accepted": len(accepted), "covered_ok": len(covered)},
         "topologies": topo, "flows": sum(r.get("flows", 0) for r in ran),
-        "deadlocks": sum(1 for r in ran if r.get("deadlock")),
+        "deadlocks": sum(1 for r in ran if r.get("deadlock")), "deadlock_probe": "explained" if probe is None
+        else "finding",
         "run_wall_seconds": round(sum(r.get("wall", 0) for r in records), 1),
         "wall_seconds": round(time.time() - t0, 1), "finding_list": findings,
         "cases": [{k: r[k] for k in ("case", "status", "combo", "topology", "flows", "wall") if k in r}

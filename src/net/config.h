@@ -169,6 +169,9 @@ struct NicConfig {
   Bytes pfc_bytes = 64;
   Bytes int_hop_bytes = 8;  // wire bytes added per INT record (HPCC)
   std::uint32_t ack_interval = 1;
+  // With ack_interval > 1: the receiver ACKs what it has counted when the interval is not complete this long
+  // after its first unacknowledged packet arrived (ACK coalescing with a timer, as RNICs coalesce ACKs).
+  TimePs ack_timeout_ps = 4 * kPsPerUs;
   TimePs cnp_interval_ps = 50 * kPsPerUs;  // 0: the ACK of each marked packet carries the CNP
   // false: a CNP at once on a marked packet, then at most one per interval (the DCQCN paper); true: checks
   // every interval from the flow's first packet (the DCQCN authors' ns-3, bobzhuyb/ns3-rdma)
@@ -207,6 +210,13 @@ struct NicConfig {
     std::uint64_t every = ack_interval;
     v.count("ack_interval", every, "ACK every N data packets (and the last one)", 1, 1'000'000);
     ack_interval = static_cast<std::uint32_t>(every);
+    v.time("ack_timeout", ack_timeout_ps,
+           "with ack_interval > 1: an ACK for the packets counted so far when the interval is not complete "
+           "this long after the first unacknowledged one arrived (a window or ACK-clocked rate that shrank "
+           "below ack_interval packets would otherwise wait forever); default 4us, below a datacenter base "
+           "RTT (tests/random/README.md)");
+    v.require(ack_timeout_ps > 0, "ack_timeout", "must be positive (ack_interval: 1 ACKs every packet)");
+    v.unused(ack_interval == 1, "ack_timeout");
     v.time_or_auto(
         "cnp_interval", cnp_interval_ps,
         "at most one CNP per flow per interval while marked packets arrive; 0 = the ACK of each "

@@ -134,6 +134,10 @@ struct SubstrateHints {
   // Replies and scheme packets toward a flow's sender retrace its data path hop by hop (ExpressPass credits,
   // which must cross the links its data will cross); otherwise they follow their own ECMP path.
   bool symmetric_routes = false;
+  // The scheme's rule reads the state of one path per flow (HPCC compares each hop's INT record with the same
+  // hop's record on the previous ACK): a routing policy that sends a flow's packets over several paths
+  // (RoutingFactory::reorders, switch.routing: spray) is refused when the scenario is read.
+  bool one_path_per_flow = false;
 };
 
 class CcFactory : public SchemeFactory {

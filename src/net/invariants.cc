@@ -165,7 +165,7 @@ void FabricChecker::sum_pauses_over_ranks() {
 }
 
 void FabricChecker::check_ports(TimePs now, bool drained) const {
-  auto check_port = [&](const Port& port, Bytes capacity) {
+  auto check_port = [&](const Port& port, Bytes capacity, const char* bound) {
     Bytes total = 0;
     for (int q = 0; q < kPriorities; ++q) {
       const PacketFifo& fifo = port.queues[q];
@@ -198,9 +198,9 @@ void FabricChecker::check_ports(TimePs now, bool drained) const {
           "queue bytes", port_name(port), now,
           "the port counts " + bytes_text(port.queued_bytes) + " queued but holds " + bytes_text(total));
     if (port.data_bytes() > capacity)
-      throw InvariantViolation("queue bytes", port_name(port), now,
-                               bytes_text(port.data_bytes()) + " queued, more than the switch's memory (" +
-                                   bytes_text(capacity) + ")");
+      throw InvariantViolation(
+          "queue bytes", port_name(port), now,
+          bytes_text(port.data_bytes()) + " queued, more than " + bound + " (" + bytes_text(capacity) + ")");
     for (std::uint8_t q = 0; q < kPriorities; ++q) {
       if (!port.paused(q)) continue;
       const std::string where = port_name(port) + " priority " + std::to_string(q);
@@ -215,14 +215,18 @@ void FabricChecker::check_ports(TimePs now, bool drained) const {
     }
   };
   for (std::uint32_t h = 0; h < net_.topology().hosts; ++h)
-    if (net_.is_local(h)) check_port(net_.nic(h).port, ~Bytes{0});
+    if (net_.is_local(h)) check_port(net_.nic(h).port, ~Bytes{0}, "");
   for (std::uint32_t s = 0; s < net_.switch_count(); ++s) {
     if (!net_.has_switch(s)) continue;
     const Switch& sw = net_.switch_at(s);
     const Bytes capacity =
         std::max(net_.switch_config().buffer_bytes,
                  sw.mmu.shared_pool_bytes() + sw.mmu.total_reserve_bytes() + sw.mmu.total_headroom_bytes());
-    for (const Port& port : sw.ports) check_port(port, capacity);
+    for (const Port& port : sw.ports) {
+      // An architecture that sizes its queues itself bounds them (VOQ), not switch.buffer.
+      const Bytes own = port.custom_queues ? port.custom_queues->capacity() : 0;
+      check_port(port, own ? own : capacity, own ? "its queues' sizes" : "the switch's memory");
+    }
   }
 }
 

@@ -25,7 +25,8 @@ RdmaNic::RdmaNic(Network& net, std::uint32_t host)
     : net_(net),
       part_(net.partition_of(host)),
       host_(host),
-      wake_(Timer::bind<RdmaNic, &RdmaNic::on_wake>(this)) {}
+      wake_(Timer::bind<RdmaNic, &RdmaNic::on_wake>(this)),
+      ack_timer_(Timer::bind<RdmaNic, &RdmaNic::on_ack_timer>(this)) {}
 
 RdmaNic::~RdmaNic() = default;
 
@@ -251,18 +252,27 @@ bool RdmaNic::receive_data(Packet* p) {
     rx.ce_pending = rx.ce_pending || p->ecn_ce;
     if ((rx.ack_every != 0 && ++rx.packets_since_ack >= rx.ack_every) || rx.expected >= f.size_bytes ||
         p->ack_req || rx.ack_requested) {
-      // The ACK is the data packet turned around: the scheme's fields (INT records) are already where the ACK
-      // carries them, and no other packet has to be fetched and cleared.
-      const ReplyTo to{p->flow_id, p->src, p->dst, p->sent_ps, p->priority};
-      p->reset_header();  // keeps the schemes' fields
-      write_reply(p, PacketType::kAck, to);
-      p->seq = rx.expected;
-      p->ecn_ce = rx.ce_pending;
-      rx.control->on_ack(*p);
-      rx.packets_since_ack = 0;
-      rx.ce_pending = false;
-      rx.ack_requested = false;
-      send(p);
+      if (rx.ack_every > 1) [[unlikely]] {
+        // This ACK covers the packet kept for the timeout, if any: it is not needed any more.
+        if (auto held = unacked_.find(p->flow_id); held != unacked_.end()) {
+          part_.pool.put(held->second.packet);
+          unacked_.erase(held);
+        }
+      }
+      send_ack(p, rx);
+      return true;
+    }
+    if (rx.ack_every > 1) [[unlikely]] {
+      // Counted, not acknowledged: kept (the latest replaces the one before) to become the ACK if nothing
+      // completes the interval within nic.ack_timeout of the first unacknowledged packet.
+      auto [held, first] = unacked_.try_emplace(p->flow_id, Unacked{p, now + cfg.ack_timeout_ps});
+      if (first) {
+        ack_due_.emplace_back(held->second.due, p->flow_id);
+        if (!ack_timer_.armed()) ack_timer_.arm_at(part_.sim, held->second.due);
+      } else {
+        part_.pool.put(held->second.packet);
+        held->second.packet = p;
+      }
       return true;
     }
   } else if (p->seq > rx.expected && rx.reassembles != ReceiverContext::Reassembly::kScheme) {
@@ -283,6 +293,36 @@ bool RdmaNic::receive_data(Packet* p) {
   // seq < expected: a duplicate from a go-back-N; already delivered. Beyond it with `reassembles` kScheme:
   // the scheme's receiver holds it.
   return false;
+}
+
+void RdmaNic::send_ack(Packet* p, ReceiverContext& rx) {
+  // The ACK is the data packet turned around: the scheme's fields (INT records) are already where the ACK
+  // carries them, and no other packet has to be fetched and cleared.
+  const ReplyTo to{p->flow_id, p->src, p->dst, p->sent_ps, p->priority};
+  p->reset_header();  // keeps the schemes' fields
+  write_reply(p, PacketType::kAck, to);
+  p->seq = rx.expected;
+  p->ecn_ce = rx.ce_pending;
+  rx.control->on_ack(*p);
+  rx.packets_since_ack = 0;
+  rx.ce_pending = false;
+  rx.ack_requested = false;
+  send(p);
+}
+
+void RdmaNic::on_ack_timer() {
+  const TimePs now = part_.sim.now();
+  while (!ack_due_.empty() && ack_due_.front().first <= now) {
+    const auto [due, flow] = ack_due_.front();
+    ack_due_.pop_front();
+    // A flow ACKed by count since has no packet kept, or one kept for a later timeout (its own entry).
+    auto held = unacked_.find(flow);
+    if (held == unacked_.end() || held->second.due != due) continue;
+    Packet* p = held->second.packet;
+    unacked_.erase(held);
+    send_ack(p, net_.receiver(flow));
+  }
+  if (!ack_due_.empty()) ack_timer_.arm_at(part_.sim, ack_due_.front().first);
 }
 
 void RdmaNic::place(const Packet& p, ReceiverContext& rx) {

@@ -6,6 +6,7 @@
 // (net/congestion_control.h).
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <unordered_map>
 #include <utility>
@@ -106,6 +107,10 @@ class RdmaNic {
   [[gnu::always_inline]] inline void send_data(SenderQp& qp, TimePs now);
   void on_wake();
   void on_rto(SenderQp& qp);
+  // Turns the data packet `p` of rx's flow into the cumulative ACK of rx.expected and sends it.
+  void send_ack(Packet* p, ReceiverContext& rx);
+  // nic.ack_timeout: ACKs every flow whose first unacknowledged in-order packet arrived a timeout ago.
+  void on_ack_timer();
   void complete(SenderQp& qp);
 
   Network& net_;
@@ -118,6 +123,17 @@ class RdmaNic {
   std::unique_ptr<NicControl> control_;
   // Placed out-of-order data per flow (nic.out_of_order place): disjoint [begin, end) byte ranges, in order.
   std::unordered_map<std::uint32_t, std::vector<std::pair<Bytes, Bytes>>> placed_;
+  // ACK coalescing (an ACK every ack_every > 1 packets) with its timeout, nic.ack_timeout: per flow, the last
+  // in-order data packet not yet acknowledged (kept to become the ACK: it carries the scheme's fields, INT
+  // records, as the ACK of a counted packet does) and when the timeout of the first such packet runs out.
+  struct Unacked {
+    Packet* packet;
+    TimePs due;
+  };
+  std::unordered_map<std::uint32_t, Unacked> unacked_;
+  // (due, flow) in the order the timeouts started, which is the order they run out (one timeout for all).
+  std::deque<std::pair<TimePs, std::uint32_t>> ack_due_;
+  Timer ack_timer_;
 };
 
 }  // namespace lossless

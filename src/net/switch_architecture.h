@@ -63,6 +63,10 @@ class EgressQueues {
   virtual Bytes bytes(std::uint8_t prio) const = 0;
   // Every queued packet, read-only (mechanisms, tests).
   virtual void for_each(const std::function<void(const Packet&)>& f) const = 0;
+  // The most bytes the architecture lets these queues hold, when it sizes them itself (VOQ: every queue
+  // switch.voq.queue_size, whatever switch.buffer says); 0 = the switch's memory bounds them (the queue-bytes
+  // invariant, net/invariants.cc).
+  virtual Bytes capacity() const { return 0; }
   static constexpr std::uint16_t kSwitchMade = 0xffff;
   // The queue set releases packets from the buffer itself (Switch::release_ingress).
   bool releases_ingress() const { return releases_ingress_; }

@@ -205,6 +205,11 @@ SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, 
     if (!hints.required_mechanism.empty() && mech != hints.required_mechanism)
       m.fail("mechanism", "the congestion control needs switch.mechanism: " + hints.required_mechanism);
   }
+  if (hints.one_path_per_flow && c.routing_factory->reorders())
+    m.fail("routing",
+           "the congestion control reads one path's state per flow (HPCC: each hop's INT record "
+           "against the same hop's on the previous ACK); switch.routing: " +
+               c.routing + " sends a flow's packets over several paths (use ecmp)");
   if (!hints.required_architecture.empty() && c.architecture != hints.required_architecture)
     m.fail("architecture",
            "the congestion control gives every switch port its own queues: it needs "

@@ -1,6 +1,8 @@
 // The input-and-output-queued switch (`switch.architecture: voq`, the switch of the RCM paper, NPC'17 §4.1):
 // at every input port one virtual output queue (VOQ) per output port and priority, at every output port one
-// output queue (OQ) per priority, every queue `switch.voq.queue_size` bytes (paper 100KB).
+// output queue (OQ) per priority, every queue `switch.voq.queue_size` bytes (paper 100KB). That is the
+// switch's memory: `switch.buffer` does not bound it (an output's OQ and its VOQs from n inputs may hold up
+// to (n + 1) x queue_size per priority; EgressQueues::capacity).
 //
 // A packet admitted at input i for output o waits in VOQ(i, o, prio) until OQ(o, prio) has room for it; then
 // a round-robin scheduler over the inputs (one packet per turn: the packets are one MTU) moves it into the OQ
@@ -140,6 +142,14 @@ class VoqQueues final : public EgressQueues {
     return ecn_output_only_ ? q.oq.bytes() : q.waiting;
   }
   void for_each(const std::function<void(const Packet&)>& f) const override;
+  // Each priority in use: its output queue and one VOQ per input, each at most queue_size (admission and the
+  // transfer keep them so). switch.buffer does not bound them: the paper's switch gives every queue its own.
+  Bytes capacity() const override {
+    Bytes c = 0;
+    for (const Prio& q : prio_)
+      if (!q.voq.empty()) c += static_cast<Bytes>(q.voq.size() + 1) * queue_size_;
+    return c;
+  }
 
   // The output queue (all priorities) and the VOQ from one input (all priorities).
   Bytes output_bytes() const { return output_bytes_; }

@@ -32,7 +32,8 @@ struct HpccParams {
   static HpccParams initial(ParamSource& m);
   SubstrateHints hints() const {
     SubstrateHints h;
-    h.prefetch_whole_packet = true;                                          // INT records span the packet
+    h.prefetch_whole_packet = true;  // INT records span the packet
+    h.one_path_per_flow = true;  // u_i compares hop i's record with hop i's on the previous ACK (paper §3.3)
     if (preset == "hpcc_paper") h.defaults.set("nic.ack_priority", "data");  // run.py hp: ACK_HIGH_PRIO 0
     return h;
   }
