@@ -32,6 +32,7 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
   // The switch schemes' packet slots, before any switch builds its schemes (the mechanism's and the
   // congestion control's follow as they are installed; the scenario reader laid out the same to check them).
   lay_out_switch_slots(layout_, sw_cfg_);
+  pause_kind_.bind(layout_);
   if (topo_.nodes() >= OrderKey::kMaxNodes)
     throw ConfigError("", "topology",
                       "too many nodes (at most " + std::to_string(OrderKey::kMaxNodes - 1) + ")");

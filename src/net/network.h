@@ -17,6 +17,7 @@
 #include "net/packet.h"
 #include "net/packet_layout.h"
 #include "net/partition.h"
+#include "net/pause_kinds.h"
 #include "net/queue_pair.h"
 #include "net/rdma_nic.h"
 #include "net/switch.h"
@@ -113,6 +114,9 @@ class Network {
   const SwitchConfig& switch_config() const { return sw_cfg_; }
   // Where the packet slots of the run's schemes live (net/packet_layout.h): parts bind their slots here.
   const PacketLayout& slots() const { return layout_; }
+  // The kind of a pause frame (net/pause_kinds.h): written by the switch that makes it, read where it
+  // arrives.
+  const PauseKindTag& pause_kind() const { return pause_kind_; }
   const NicConfig& nic_config() const { return nic_cfg_; }
   const Topology& topology() const { return topo_; }
   const RoutingTable& routes() const { return routes_; }
@@ -221,6 +225,7 @@ class Network {
   std::uint64_t seed_;
   TimePs lookahead_ps_ = 0;
   PacketLayout layout_;  // before the nodes: their schemes hold slots bound to it
+  PauseKindTag pause_kind_;
   RankLink* link_ = nullptr;
   int ranks_ = 1;
   int rank_ = 0;

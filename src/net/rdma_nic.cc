@@ -209,7 +209,7 @@ void RdmaNic::receive(Packet* p) {
       break;
     }
     case PacketType::kPfc:
-      port.on_pfc(p->pfc_priority, p->pfc_quanta, p->pfc_kind);
+      port.on_pfc(p->pfc_priority, p->pfc_quanta, net_.pause_kind().read(*p));
       break;
     default:
       receive_scheme_packet(*p);

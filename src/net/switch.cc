@@ -176,7 +176,7 @@ void Switch::queue_pause_frame(std::uint16_t port, std::uint8_t prio, std::uint1
   f->ecn_capable = false;
   f->pfc_priority = prio;
   f->pfc_quanta = quanta;
-  f->pfc_kind = kind;
+  net_.pause_kind().write(*f, kind);
   f->wire_bytes = static_cast<std::uint32_t>(net_.nic_config().pfc_bytes);
   ports[port].enqueue(f);
 }

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "net/flow_control.h"
 #include "net/int_stamp.h"
+#include "net/network.h"
 #include "net/switch.h"
 
 namespace lossless {
@@ -57,7 +58,7 @@ struct SwitchPath {
   static void receive(Switch& sw, Port& in, Packet* p) {
     if (is_link_local(p->type)) {
       if (p->type == PacketType::kPfc) {
-        in.on_pfc(p->pfc_priority, p->pfc_quanta, p->pfc_kind);
+        in.on_pfc(p->pfc_priority, p->pfc_quanta, sw.net().pause_kind().read(*p));
         sw.part_.pool.put(p);
       } else {
         sw.deliver_link_local(in, p);  // to the mechanism that takes it (an error if none does)
