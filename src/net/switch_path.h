@@ -5,10 +5,10 @@
 // dequeue hooks, custom egress queue sets; Buffer = BufferModel for an architecture's own buffer), and each
 // switch runs the one with exactly what it uses: a switch without hooks runs a path without any hook code.
 //
-// Why compiled paths: the packet path is where the simulator spends its time. A single path that checks at run
-// time what each switch uses executed +3.4 % instructions on the fat320 benchmarks, DCQCN and HPCC alike
-// (bench/scenarios/fat320-ws30-dcqcn and -hpcc, counted by bench/instructions.sh: cachegrind Ir over 0.6 ms of
-// traffic; the figure of issue 27), above the +3 % a change may cost any bench scenario.
+// Why compiled paths: the packet path is where the simulator spends its time. A single path that checks at
+// run time what each switch uses executed +3.4 % instructions on the fat320 benchmarks, DCQCN and HPCC alike
+// (bench/scenarios/fat320-ws30-dcqcn and -hpcc, counted by bench/instructions.sh: cachegrind Ir over 0.6 ms
+// of traffic; the figure of issue 27), above the +3 % a change may cost any bench scenario.
 #pragma once
 #include <type_traits>
 #include <utility>
