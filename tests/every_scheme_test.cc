@@ -1,11 +1,13 @@
 // Every registered scheme, found through `lossless list` (so that schemes added later are covered without
-// editing this file): its resolved scenario.yaml validates and re-runs to identical outputs, and every
-// numeric parameter set to zero is either rejected (exit 2) or runs to its end (no division by zero, no timer
-// that re-arms without simulated time passing).
+// editing this file): congestion controls, switch mechanisms, flow-control policies, routing, switch
+// architectures, ECN marking, topologies and workloads. Its resolved scenario.yaml validates and re-runs to
+// identical outputs, and every numeric parameter set to zero is either rejected (exit 2) or runs to its end
+// (no division by zero, no timer that re-arms without simulated time passing).
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <sstream>
 
@@ -123,16 +125,89 @@ std::string required_architecture(const std::string& mechanism) {
   return arch ? arch : "";
 }
 
-// Three senders into one receiver with low ECN thresholds: marks, CNPs, pauses and every scheme's timers.
-std::string congested_scenario(const std::string& cc_block, const std::string& switch_extra) {
+constexpr const char* kStar = "{type: star, hosts: 4, host_link: {rate: 25Gbps, delay: 1us}}";
+constexpr const char* kIncast =
+    "  - {type: incast, receiver: 0, senders: 1-3, size: 60KB, count: 2, period: 100us}\n"
+    "  - {type: flows, flows: [{src: 0, dst: 2, size: 3KB, start: 5us}]}\n";
+
+// Three senders into one receiver with low ECN thresholds: marks, CNPs, pauses and every scheme's timers
+// (`ecn_extra`: more keys of switch.ecn; `topology`, `workload`: in place of the star and the incast).
+std::string congested_scenario(const std::string& cc_block, const std::string& switch_extra,
+                               const std::string& ecn_extra = "", const std::string& topology = kStar,
+                               const std::string& workload = kIncast) {
   return "name: every\nseed: 7\nstop: 3ms\n"
-         "topology: {type: star, hosts: 4, host_link: {rate: 25Gbps, delay: 1us}}\n"
-         "workload:\n"
-         "  - {type: incast, receiver: 0, senders: 1-3, size: 60KB, count: 2, period: 100us}\n"
-         "  - {type: flows, flows: [{src: 0, dst: 2, size: 3KB, start: 5us}]}\n"
-         "switch: {buffer: 2MB, ecn: {kmin: 4KB, kmax: 40KB, pmax: 0.5}" +
+         "topology: " +
+         topology +
+         "\n"
+         "workload:\n" +
+         workload + "switch: {buffer: 2MB, ecn: {kmin: 4KB, kmax: 40KB, pmax: 0.5" + ecn_extra + "}" +
          switch_extra + "}\n" + cc_block +
-         "monitor: {queues: {interval: 20us, where: [\"s0:0\", \"s0:*\"]}, flow_rates: {interval: 50us}}\n";
+         "monitor: {queues: {interval: 20us, where: [\"s0:0\", \"s0:*\"]}, " +
+         "flow_rates: {interval: 50us}}\n";
+}
+
+// Runs `scenario`, then its resolved scenario.yaml, in temp_dir(tag): both exit 0 with the same values and
+// outputs. False (with the test failed) when the first run does not exit 0.
+bool runs_and_reruns_identically(const std::string& tag, const std::string& scenario,
+                                 const std::string& extra_files_dir = "") {
+  const std::string dir = extra_files_dir.empty() ? temp_dir(tag) : extra_files_dir;
+  std::ofstream(dir + "/s.yaml") << scenario;
+  std::string err;
+  const int code = run_cli("run " + dir + "/s.yaml --quiet -o " + dir + "/a", &err);
+  EXPECT_EQ(code, 0) << tag << ": " << err << "\n" << scenario;
+  if (code != 0) return false;
+  EXPECT_EQ(run_cli("validate " + dir + "/a/scenario.yaml", &err), 0) << tag << ": " << err;
+  const int rerun = run_cli("run " + dir + "/a/scenario.yaml --quiet -o " + dir + "/b", &err);
+  EXPECT_EQ(rerun, 0) << tag << ": " << err;
+  if (rerun != 0) return true;
+  EXPECT_EQ(scenario_values(dir + "/a/scenario.yaml"), scenario_values(dir + "/b/scenario.yaml")) << tag;
+  for (const char* file : {"fct.csv", "pfc.csv", "queues.csv", "flow_rates.csv", "summary.json"}) {
+    const std::string a = without_measurements(read_file(dir + "/a/" + file));
+    EXPECT_FALSE(a.empty()) << tag << " " << file;
+    EXPECT_EQ(a, without_measurements(read_file(dir + "/b/" + file))) << tag << " " << file;
+  }
+  return true;
+}
+
+// The switch's registries as `lossless list` prints them: the section's first line, the next section's, and
+// where a scheme's parameters go (`name` stands for the scheme's name) and how it is selected.
+struct SwitchRegistry {
+  const char* from;
+  const char* until;
+  std::string select;  // switch_extra selecting `name`
+  bool params_in_ecn;  // parameters under switch.ecn.<name> (else switch.<name>)
+};
+
+const std::vector<SwitchRegistry>& switch_registries() {
+  static const std::vector<SwitchRegistry> r{
+      {"switch flow control", "switch routing", ", flow_control: ", false},
+      {"switch routing", "switch architectures", ", routing: ", false},
+      {"switch architectures", "ECN marking", ", architecture: ", false},
+      {"ECN marking", "switch keys", "", true},
+  };
+  return r;
+}
+
+// The scheme names of a hand-written section of `lossless list` (workloads, topologies): the first word of
+// each line indented by exactly two spaces.
+std::vector<std::string> listed_names(const std::string& text, const std::string& from) {
+  std::vector<std::string> names;
+  std::istringstream in(text);
+  bool inside = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(from, 0) == 0) {
+      inside = true;
+      continue;
+    }
+    if (!inside) continue;
+    if (line.empty() || line[0] != ' ') break;
+    if (line.rfind("   ", 0) == 0) continue;
+    std::istringstream ss(line);
+    std::string name;
+    ss >> name;
+    names.push_back(name);
+  }
+  return names;
 }
 
 TEST(EveryScheme, ResolvedScenarioValidatesAndReRunsIdentically) {
@@ -245,6 +320,111 @@ TEST(EveryScheme, EveryNumericParameterAtZeroIsRejectedOrRunsToItsEnd) {
       EXPECT_NE(err.find(t.key), std::string::npos) << err;
     }
     EXPECT_EQ(err.find("internal error"), std::string::npos) << t.key << ": " << err;
+  }
+}
+
+// Every flow-control policy, routing, switch architecture and ECN marking scheme with its defaults (DCQCN,
+// which reads the marks): the resolved scenario re-runs identically; and each of their numeric parameters at
+// zero is rejected or runs to its end.
+TEST(EveryScheme, EverySwitchSchemeReRunsIdenticallyAndTakesZeroOrRejectsIt) {
+  const std::string text = cli_stdout("list");
+  int schemes = 0, zeros = 0;
+  for (const SwitchRegistry& reg : switch_registries()) {
+    const std::vector<Scheme> listed = parse_list(text, reg.from, reg.until);
+    EXPECT_GE(listed.size(), 2u) << reg.from;
+    for (const Scheme& s : listed) {
+      ++schemes;
+      const std::string select = reg.params_in_ecn ? "" : reg.select + s.name;
+      const std::string ecn_select = reg.params_in_ecn ? ", marking: " + s.name : "";
+      const std::string tag = "switch_" + s.name;
+      runs_and_reruns_identically(tag, congested_scenario("cc: {algorithm: dcqcn}\n", select, ecn_select));
+      for (const Param& p : s.params) {
+        auto zero = zero_of(p.def);
+        if (!zero) continue;
+        const std::string params = s.name + ": {" + p.name + ": " + *zero + "}";
+        const std::string key = (reg.params_in_ecn ? "switch.ecn." : "switch.") + s.name + "." + p.name;
+        const std::string scenario =
+            congested_scenario("cc: {algorithm: dcqcn}\n", select + (reg.params_in_ecn ? "" : ", " + params),
+                               ecn_select + (reg.params_in_ecn ? ", " + params : ""));
+        const std::string dir = temp_dir("switch_zero_" + std::to_string(zeros++));
+        std::ofstream(dir + "/s.yaml") << scenario;
+        std::string err;
+        const int code = run_cli("run " + dir + "/s.yaml --quiet -o " + dir + "/out", &err, 120);
+        EXPECT_TRUE(code == 0 || code == 2) << key << " = 0: exit " << code << "\n" << err;
+        if (code == 2) {
+          EXPECT_NE(err.find(key), std::string::npos) << err;
+        }
+        EXPECT_EQ(err.find("internal error"), std::string::npos) << key << ": " << err;
+      }
+    }
+  }
+  EXPECT_GE(schemes, 10);
+  EXPECT_GE(zeros, 10);
+}
+
+// Every topology type and workload type `lossless list` names runs (a small instance of each) and re-runs
+// identically from its resolved scenario. A type added without an instance here fails, naming it.
+TEST(EveryScheme, EveryTopologyAndWorkloadTypeReRunsIdentically) {
+  const std::string text = cli_stdout("list");
+  const std::string hpcc_topology =
+      "4 1 3\n3\n0 3 25Gbps 1000ns 0\n1 3 25Gbps 1000ns 0\n2 3 25Gbps 1000ns 0\n";
+  const std::map<std::string, std::string> topologies{
+      {"star", kStar},
+      {"dumbbell", "{type: dumbbell, left: 2, right: 2}"},
+      {"leaf_spine", "{type: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 2}"},
+      {"fat_tree", "{type: fat_tree, k: 4}"},
+      {"hpcc_file", "{type: hpcc_file, path: DIR/topo.txt}"},
+      {"custom",
+       "{type: custom, hosts: 4, switches: 1, links: [[h0, s0, 25Gbps, 1us], [h1, s0, 25Gbps, 1us], "
+       "[h2, s0, 25Gbps, 1us], [h3, s0, 25Gbps, 1us]]}"},
+  };
+  const std::map<std::string, std::string> workloads{
+      {"poisson", "  - {type: poisson, cdf: WebSearch, load: 0.8, duration: 2ms, hosts: 0-3}\n"},
+      {"incast", "  - {type: incast, receiver: 0, senders: 1-3, size: 60KB}\n"},
+      {"flows", "  - {type: flows, flows: [{src: 0, dst: 2, size: 30KB, start: 5us}]}\n"},
+      {"hpcc_flow_file", "  - {type: hpcc_flow_file, path: DIR/flows.txt}\n"},
+  };
+  // The input files by absolute path (DIR): the resolved scenario.yaml keeps a relative path as written, and
+  // a re-run from the output folder would look for it there.
+  auto in_dir = [](std::string text, const std::string& dir) {
+    for (std::size_t at; (at = text.find("DIR/")) != std::string::npos;) text.replace(at, 3, dir);
+    return text;
+  };
+  auto with_inputs = [&](const std::string& tag) {
+    const std::string dir = temp_dir(tag);
+    std::ofstream(dir + "/topo.txt") << hpcc_topology;
+    std::ofstream(dir + "/flows.txt") << "2\n1 0 3 100 50000 0.00001\n2 0 3 100 50000 0.00002\n";
+    return dir;
+  };
+  const std::vector<std::string> listed_topologies = listed_names(text, "topologies (");
+  const std::vector<std::string> listed_workloads = listed_names(text, "workloads (");
+  EXPECT_GE(listed_topologies.size(), 6u);
+  EXPECT_GE(listed_workloads.size(), 4u);
+  for (const std::string& t : listed_topologies) {
+    auto it = topologies.find(t);
+    if (it == topologies.end()) {
+      ADD_FAILURE() << "topology type '" << t << "' has no instance in this test";
+      continue;
+    }
+    const bool hpcc_file = t == "hpcc_file";
+    // The HPCC topology file names hosts 0-2 only: its incast has two senders.
+    const std::string workload =
+        hpcc_file ? "  - {type: incast, receiver: 0, senders: 1-2, size: 60KB}\n" : std::string(kIncast);
+    const std::string dir = with_inputs("topology_" + t);
+    runs_and_reruns_identically(
+        "topology_" + t,
+        congested_scenario("cc: {algorithm: dcqcn}\n", "", "", in_dir(it->second, dir), workload), dir);
+  }
+  for (const std::string& w : listed_workloads) {
+    auto it = workloads.find(w);
+    if (it == workloads.end()) {
+      ADD_FAILURE() << "workload type '" << w << "' has no instance in this test";
+      continue;
+    }
+    const std::string dir = with_inputs("workload_" + w);
+    runs_and_reruns_identically(
+        "workload_" + w,
+        congested_scenario("cc: {algorithm: dcqcn}\n", "", "", kStar, in_dir(it->second, dir)), dir);
   }
 }
 

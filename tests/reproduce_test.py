@@ -198,15 +198,19 @@ def fake_papers(lossless, work):
         with open(os.path.join(root, folder, "run.py"), "w") as f:
             f.write(FAKE.format(mode=mode, png=PNG_1x1.hex(), paper=paper,
                                 victim=os.path.join(ROOT, "tests", "inputs", "view-victim.yaml")))
+        if paper != folder:  # the folder names its paper (as experiments/hpcc-ws30 does)
+            with open(os.path.join(root, folder, "paper-name"), "w") as f:
+                f.write(paper + "\n")
+    os.makedirs(os.path.join(root, "notes"))  # a folder without run.py is no paper
     env = dict(os.environ, LOSSLESS_EXPERIMENTS=root)
     out = os.path.join(work, "out")
 
     status, _, err = run([lossless, "reproduce", "nosuch"], env)
-    check(status == 2 and "unknown paper 'nosuch' (known: rocc, ppfc, rcc, rcc-fattree, mercury, rcm, hpcc, all)" in err,
-          f"an unknown paper: exit 2 naming the known ones ({status}: {err.strip()})")
-    status, _, err = run([lossless, "reproduce", "ppfc"], env)
-    check(status == 2 and "paper 'ppfc' has no experiments yet" in err and "available now: rocc, rcm, hpcc" in err,
-          f"a paper without experiments yet: exit 2 naming the available ones ({status}: {err.strip()})")
+    check(status == 2 and "unknown paper 'nosuch' (known: hpcc, rcm, rocc, all;" in err,
+          f"an unknown paper: exit 2 naming the papers found under experiments/ ({status}: {err.strip()})")
+    status, _, err = run([lossless, "reproduce", "hpcc-ws30"], env)
+    check(status == 2 and "unknown paper 'hpcc-ws30'" in err,
+          f"a folder with a paper-name is known by that name only ({status}: {err.strip()})")
     status, _, err = run([lossless, "reproduce", "rocc", "--bogus"], env)
     check(status == 2 and "unknown option '--bogus'" in err, "a bad option: exit 2")
 
@@ -223,7 +227,8 @@ def fake_papers(lossless, work):
 
     status, stdout, err = run([lossless, "reproduce", "all", "-o", out], env)
     check(status == 2, f"all with a failed case exits 2 (got {status})")
-    check("ppfc: no experiments yet" in err, "all says which papers it skips")
+    check(all(f"[reproduce] {p}:" in err for p in ("hpcc", "rcm", "rocc")) and "notes" not in err,
+          "all runs every paper found under experiments/")
     check_report(os.path.join(out, "hpcc"))
     check("broken-case" in open(os.path.join(out, "hpcc", "report.html")).read(), "the failed case is in the report")
     dom = browse(os.path.join(out, "index.html"))

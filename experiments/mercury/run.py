@@ -13,7 +13,6 @@ arrivals, 100 ms with --full); (d) the 320-host fat tree with Hadoop, WebServer,
 (a) and (b) always run at the paper's scale. Standard library only. Exit status 2 if a case failed (the others
 are still reported).
 """
-import csv
 import json
 import os
 import sys
@@ -22,6 +21,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import case_runner  # noqa: E402
+import outputs  # noqa: E402
+from outputs import series  # noqa: E402
 
 SCHEMES = (("mercury", ["cc.algorithm=mercury", "switch.mechanism=mercury"]),
            ("dcqcn", ["cc.algorithm=dcqcn"]),
@@ -44,7 +45,6 @@ SEEDS = tuple(range(1, 9))  # (a): seeds of the 48 KB and 320 KB runs
 A_XOFF, PAPER_XOFF = 48, 320  # (a): static Xoff in KB (Xon 2 KB below): the ruling's and the paper's
 A_XOFF_SWEEP = (16, 24, 32, 40, 48, 56, 64, 80, 96, 128, 192, 320)  # (a): Xoff in KB, seed 1
 SHORT_BYTES, LONG_BYTES = 100_000, 1_000_000  # (d): short flows < 100 KB, long flows >= 1 MB (our split)
-MAX_POINTS = 400
 # Isolating runs of (c) and (d): every scheme with the settings of the HPCC simulator's run.py (the open-source
 # code the paper built every scheme on, its [29]): DCQCN's and TIMELY's hpcc variants, HPCC's code constants.
 HPCC_CODE = ["cc.params.preset=hpcc_paper"]
@@ -192,20 +192,10 @@ def run_all(lossless, out_dir, full, jobs):
     return runner.failed
 
 
-def thin(xs, ys):
-    step = max(1, len(xs) // MAX_POINTS)
-    return [round(x, 4) for x in xs[::step]], [round(y, 4) for y in ys[::step]]
-
-
-def series(label, xs, ys, style="solid"):
-    x, y = thin(xs, ys)
-    return {"label": label, "x": x, "y": y, "style": style}
-
-
 def flow_rates(out):
     """{flow: [(time_ns, wire Gb/s)]} (payload rate x 1048/1000: 48 B of headers per 1000 B payload)."""
     per = {}
-    for r in csv.DictReader(open(os.path.join(out, "flow_rates.csv"))):
+    for r in outputs.rows(out, "flow_rates.csv"):
         per.setdefault(int(r["flow_id"]), []).append((float(r["time_ns"]), float(r["rate_bps"]) * 1.048 / 1e9))
     return per
 
@@ -254,19 +244,19 @@ def a_run(out_dir, s, xoff, seed, neighbour):
                     "min": min_in(r[f], t0, t0 + BURST_NS), "after": mean_in(r[f], *AFTER_NS)}
         res[key]["ratio"] = res[key]["during"] / res[key]["before"]
     pauses = {}
-    for row in csv.DictReader(open(os.path.join(out, "pfc.csv"))):
+    for row in outputs.rows(out, "pfc.csv"):
         if row["event"] == "pause":  # logged where it is received: the sender is across that port
             k = (A_NODE[neighbour[(row["node"], row["port"])]], A_NODE[row["node"]])
             pauses[k] = pauses.get(k, 0) + 1
     res["pauses"] = pauses
     q = {"P1": 0.0, "P2": 0.0}
-    for row in csv.DictReader(open(os.path.join(out, "queues.csv"))):
+    for row in outputs.rows(out, "queues.csv"):
         for name, (node, port) in (("P1", ("s0", "2")), ("P2", ("s1", "1"))):
             if row["node"] == node and row["port"] == port:
                 q[name] = max(q[name], float(row["bytes"]) / 1e3)
     res["queue_kb"] = q
     if s == "mercury":
-        cnps = [row for row in csv.DictReader(open(os.path.join(out, "mercury.csv"))) if row["event"] == "cnp"]
+        cnps = [row for row in outputs.rows(out, "mercury.csv") if row["event"] == "cnp"]
         res["cnps"], res["cnps_f1"] = len(cnps), sum(1 for row in cnps if row["flow_id"] == "0")
         f2 = [float(row["time_ns"]) for row in cnps if row["flow_id"] == "1"]
         res["cnps_f2"], res["last_cnp_f2_ms"] = len(f2), max(f2, default=0) / 1e6
@@ -511,7 +501,7 @@ def victim(out_dir):
 
 
 def queue_series(out, node, port):
-    pts = [(float(r["time_ns"]), float(r["bytes"])) for r in csv.DictReader(open(os.path.join(out, "queues.csv")))
+    pts = [(float(r["time_ns"]), float(r["bytes"])) for r in outputs.rows(out, "queues.csv")
            if r["node"] == node and r["port"] == port]
     return pts
 
@@ -626,7 +616,7 @@ def workloads():
 
 def fct_rows(out):
     rows = []
-    for r in csv.DictReader(open(os.path.join(out, "fct.csv"))):
+    for r in outputs.rows(out, "fct.csv"):
         if r["fct_ns"]:
             rows.append((int(r["size_bytes"]), float(r["fct_ns"]) / 1e3))
     return rows
@@ -641,10 +631,10 @@ def pct(v, q):
 
 def c_stats(out):
     """(p99 FCT us, max queue KB, flows, mean slowdown of the flows >= 1 MB)."""
-    rows = [r for r in csv.DictReader(open(os.path.join(out, "fct.csv"))) if r["fct_ns"]]
+    rows = [r for r in outputs.rows(out, "fct.csv") if r["fct_ns"]]
     f = [float(r["fct_ns"]) / 1e3 for r in rows]
     long = [float(r["slowdown"]) for r in rows if int(r["size_bytes"]) >= LONG_BYTES]
-    return (pct(f, 0.99), json.load(open(os.path.join(out, "summary.json")))["queue"]["max_bytes"] / 1e3, len(f),
+    return (pct(f, 0.99), outputs.summary(out)["queue"]["max_bytes"] / 1e3, len(f),
             sum(long) / len(long) if long else float("nan"), len(long))
 
 

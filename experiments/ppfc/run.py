@@ -22,7 +22,6 @@ Reduced scale (default): Fig. 7 at incast degrees 2, 4, 8, 12, 16, the 16:1 topo
 per flow, Fig. 18 with 20 ms of DataMining arrivals; --full: degrees 2-16 in steps of 2, 1 MB per flow, 200 ms of
 arrivals. Standard library only. Exit status 2 if a case failed (the others are still reported).
 """
-import csv
 import json
 import math
 import os
@@ -32,10 +31,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import case_runner  # noqa: E402
+import outputs  # noqa: E402
+from outputs import thin  # noqa: E402
 PHASE_NS = 1500e3  # Figs. 6, 16, 19: "the data in the first 1500 microseconds"
 PHASE_TOPO_NS = 1700e3  # Figs. 11, 12: "the first 1700 microseconds"
 SURGE_NS = 100e3  # the incast's first surge, before DCQCN's first rate cuts take hold
-MAX_POINTS = 400
 TS = (50, 100, 150)
 FIXED_PAUSES_US = (2, 10, 50, 200)
 TIMELY = ["cc.algorithm=timely", "cc.params={variant: paper}"]
@@ -208,7 +208,7 @@ def run_all(lossless, out_dir, todo, jobs):
 
 
 def summary(out_dir, name):
-    return json.load(open(os.path.join(out_dir, name, "summary.json")))
+    return outputs.summary(out_dir, name)
 
 
 def kinds(s):
@@ -222,7 +222,7 @@ def max_q(d, name):
 def queue_samples(out_dir, name, until_ns=None):
     """{port: [(t_ns, bytes)]} of the monitored ports."""
     q = {}
-    for r in csv.DictReader(open(os.path.join(out_dir, name, "queues.csv"))):
+    for r in outputs.rows(out_dir, name, "queues.csv"):
         t = float(r["time_ns"])
         if until_ns is None or t <= until_ns:
             q.setdefault(r["node"] + ":" + r["port"], []).append((t, float(r["bytes"])))
@@ -258,7 +258,7 @@ def under_kmax_us(out_dir, name, kmax=200e3):
 def receiver_gbps(out_dir, name):
     """Bytes delivered over the time from the first start to the last finish, in Gb/s (bits per ns); NaN unless
     every flow finished."""
-    rows = list(csv.DictReader(open(os.path.join(out_dir, name, "fct.csv"))))
+    rows = list(outputs.rows(out_dir, name, "fct.csv"))
     if not rows or not all(r["finish_ns"] for r in rows):
         return float("nan")
     first = min(float(r["start_ns"]) for r in rows)
@@ -268,15 +268,10 @@ def receiver_gbps(out_dir, name):
 
 def pauses_by_node(out_dir, name, kind):
     n = {}
-    for r in csv.DictReader(open(os.path.join(out_dir, name, "pfc.csv"))):
+    for r in outputs.rows(out_dir, name, "pfc.csv"):
         if r["kind"] == kind and r["event"] == "pause":
             n[r["node"]] = n.get(r["node"], 0) + 1
     return n
-
-
-def thin(xs, ys):
-    step = max(1, len(xs) // MAX_POINTS)
-    return [round(x, 4) for x in xs[::step]], [round(y, 4) for y in ys[::step]]
 
 
 def queue_series(out_dir, name, label, until_ns, style="solid"):
@@ -812,7 +807,7 @@ def fig18(d):
     bins = ["<10KB", "10K-100K", "100K-1M", "1M-10M", ">=10M"]
     lines, series, means_by, burst_mean = [], [], {}, {}
     for fc, lbl in (("pfc", "PFC"), ("ppfc", "P-PFC"), ("capfc", "CaPFC")):
-        rows = list(csv.DictReader(open(os.path.join(d, f"datamining-{fc}", "fct.csv"))))
+        rows = list(outputs.rows(d, f"datamining-{fc}", "fct.csv"))
         per, burst = [[] for _ in bins], []
         done = total = 0
         for r in rows:

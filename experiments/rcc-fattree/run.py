@@ -17,7 +17,6 @@ with a message, and the comparisons that need it say so. Exit status 2 if a case
 Standard library only (the report needs Debian's python3-matplotlib).
 """
 import argparse
-import csv
 import json
 import math
 import os
@@ -28,6 +27,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import outputs  # noqa: E402
+
 PAPER = "rcc-fattree"
 
 WORKLOADS = ("WebSearch", "DataMining", "WebServer", "CacheFollower")
@@ -115,7 +117,7 @@ def run_sweep(lossless, sweep, out_dir, jobs):
     sys.stderr.write(f"[{PAPER}] sweep finished in {time.time() - t0:.0f} s (exit {p.returncode})\n")
     failed = {}
     try:
-        for c in json.load(open(os.path.join(out_dir, "sweep.json")))["cases"]:
+        for c in outputs.read_json(out_dir, "sweep.json")["cases"]:
             if not c["ok"]:
                 failed[c["name"]] = c["error"] or "failed"
     except (OSError, ValueError, KeyError):
@@ -133,7 +135,7 @@ def percentile(sorted_vals, p):
 def fct_stats(folder):
     """Average and p99 FCT (us) overall and per size bin, from fct.csv; with the count of unfinished flows."""
     done, unfinished = [], 0
-    for r in csv.DictReader(open(os.path.join(folder, "fct.csv"))):
+    for r in outputs.rows(folder, "fct.csv"):
         if r["finish_ns"] == "":
             unfinished += 1
             continue
@@ -146,10 +148,10 @@ def fct_stats(folder):
     out = {"all": stat([f for _, f in done]), "unfinished": unfinished}
     for lo, hi, label in BINS:
         out[label] = stat([f for s, f in done if lo <= s < hi])
-    summary = json.load(open(os.path.join(folder, "summary.json")))
+    summary = outputs.summary(folder)
     trace = os.path.join(folder, "rcc.csv")
     if os.path.exists(trace):
-        pid = [r for r in csv.DictReader(open(trace)) if r["pid_entry_ns"]]
+        pid = [r for r in outputs.rows(trace) if r["pid_entry_ns"]]
         in_pid = sum(float(r["pid_ns"]) for r in pid)
         out["pid_flows"] = len(pid)
         out["pid_share"] = len(pid) / max(1, len(done) + unfinished)

@@ -17,7 +17,6 @@ Experiments (README.md in this folder says what each scenario is and where we di
 More experiments plug in as one entry of EXPERIMENTS (cases + analysis), e.g. the large-scale comparison with
 Homa and ExpressPass. Standard library only. Exit status 2 if a case failed (the others are still reported).
 """
-import csv
 import json
 import os
 import sys
@@ -26,7 +25,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import case_runner  # noqa: E402
-MAX_POINTS = 400  # per plotted series: enough for the eye, keeps results.json small
+import outputs  # noqa: E402
+from outputs import series  # noqa: E402
 HPCC = ["cc.algorithm=hpcc", "cc.params.preset=hpcc_paper"]  # the HPCC code, as the paper ran it
 # RCC's defaults are the analysis' PID gains (§IV-D: Kp in [1, 16], Kd in [1e3, 7e3] "in actual use": 16, 7e3) and
 # the base RTT as RTT_base (§V-A). The (g) runs put each alternative beside them: the evaluation's gains (§V-A: Kp 1e4,
@@ -38,30 +38,14 @@ TRACE = ["cc.params.trace=true"]  # rcc.csv: PID entry and time at the window fl
 
 # ----------------------------------------------------------------------------------------------- helpers
 
-def thin(xs, ys):
-    step = max(1, len(xs) // MAX_POINTS)
-    return [round(x, 4) for x in xs[::step]], [round(y, 4) for y in ys[::step]]
-
-
-def series(label, xs, ys, style="solid"):
-    x, y = thin(xs, ys)
-    return {"label": label, "x": x, "y": y, "style": style}
-
-
-def read_csv(out, name):
-    with open(os.path.join(out, name)) as f:
-        return list(csv.DictReader(f))
-
-
 def summary(out):
-    with open(os.path.join(out, "summary.json")) as f:
-        return json.load(f)
+    return outputs.summary(out)
 
 
 def goodput_by_flow(out):
     """{flow: ([t_ms], [Gb/s])} from flow_rates.csv (payload delivered in order)."""
     per = {}
-    for r in read_csv(out, "flow_rates.csv"):
+    for r in outputs.read_csv(out, "flow_rates.csv"):
         xs, ys = per.setdefault(int(r["flow_id"]), ([], []))
         xs.append(float(r["time_ns"]) / 1e6)
         ys.append(float(r["rate_bps"]) / 1e9)
@@ -70,7 +54,7 @@ def goodput_by_flow(out):
 
 def aggregate_goodput(out):
     acc = {}
-    for r in read_csv(out, "flow_rates.csv"):
+    for r in outputs.read_csv(out, "flow_rates.csv"):
         t = float(r["time_ns"]) / 1e6
         acc[t] = acc.get(t, 0.0) + float(r["rate_bps"]) / 1e9
     ts = sorted(acc)
@@ -78,7 +62,7 @@ def aggregate_goodput(out):
 
 
 def queue_trace(out, node, port):
-    q = [(float(r["time_ns"]) / 1e6, float(r["bytes"]) / 1e3) for r in read_csv(out, "queues.csv")
+    q = [(float(r["time_ns"]) / 1e6, float(r["bytes"]) / 1e3) for r in outputs.read_csv(out, "queues.csv")
          if r["node"] == node and r["port"] == str(port)]
     return [t for t, _ in q], [b for _, b in q]
 
@@ -104,7 +88,7 @@ def jain(rates):
 
 
 def fcts(out):
-    return read_csv(out, "fct.csv")
+    return outputs.read_csv(out, "fct.csv")
 
 
 def pause_time_share(out):
@@ -119,7 +103,7 @@ def pause_time_share(out):
     t0 = min(float(r["start_ns"]) for r in rows)
     t1 = max(float(r["finish_ns"]) for r in rows if r["finish_ns"])
     since, paused = {}, {}
-    for r in read_csv(out, "pfc.csv"):
+    for r in outputs.read_csv(out, "pfc.csv"):
         key, t = (r["node"], r["port"], r["priority"]), float(r["time_ns"])
         if r["event"] == "pause":
             since.setdefault(key, t)
@@ -351,7 +335,7 @@ def c_analyse(out_dir, full):
             rows = fcts(out)
             t0 = min(float(r["start_ns"]) for r in rows) / 1e6
             t1 = max(float(r["finish_ns"]) for r in rows if r["finish_ns"]) / 1e6
-            pauses = [float(r["time_ns"]) / 1e6 for r in read_csv(out, "pfc.csv") if r["event"] == "pause"]
+            pauses = [float(r["time_ns"]) / 1e6 for r in outputs.read_csv(out, "pfc.csv") if r["event"] == "pause"]
             span[(fab, cc)] = (max(pauses) - t0 if pauses else 0.0, t1 - t0, 256 * 200e3 * 8 / ((t1 - t0) * 1e6))
             lines.append((f"(c) {'one switch' if fab == 'star' else 'fat tree'}, {cc.upper()}, N = 256: last pause "
                           f"(ms) / incast duration (ms) / mean goodput (Gb/s)",
@@ -411,7 +395,7 @@ def d_cases(full):
 def floor_share(out):
     """Of the flows' time in PID control, the share their window sat at the one-MTU floor (rcc.csv), and the
     flows that entered PID."""
-    rows = [r for r in read_csv(out, "rcc.csv") if r["pid_entry_ns"]]
+    rows = [r for r in outputs.read_csv(out, "rcc.csv") if r["pid_entry_ns"]]
     pid = sum(float(r["pid_ns"]) for r in rows)
     return (sum(float(r["floor_ns"]) for r in rows) / pid if pid else 0.0), len(rows)
 

@@ -19,7 +19,6 @@ defaults; "RCM" adds switch.mechanism rcm, "DCQCN" is the same fabric without it
   --sweep (and --full): (c) at 30 % to 90 % load, 0.3 ms of arrivals, RCM and DCQCN (the paper gives no load).
 Standard library only. Exit status 2 if a case failed (the others are still reported).
 """
-import csv
 import json
 import os
 import sys
@@ -28,7 +27,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import case_runner  # noqa: E402
-MAX_POINTS = 400
+import outputs  # noqa: E402
+from outputs import series  # noqa: E402
 NONE = ["switch.mechanism=none", "switch.params={}"]
 GBN = ["nic.out_of_order=go_back_n"]  # RoCEv2 NICs; nic.rto auto becomes 1ms (SAR reorders)
 SAR_NEW = ["switch.params.sar_flows=new"]
@@ -91,20 +91,10 @@ def run_all(lossless, out_dir, todo, jobs):
     return case_runner.run_all("rcm", lossless, HERE, out_dir, todo, jobs, first=lambda n: n[0] in "cds")
 
 
-def thin(xs, ys):
-    step = max(1, len(xs) // MAX_POINTS)
-    return [round(x, 4) for x in xs[::step]], [round(y, 4) for y in ys[::step]]
-
-
-def series(label, xs, ys, style="solid"):
-    x, y = thin(xs, ys)
-    return {"label": label, "x": x, "y": y, "style": style}
-
-
 def rates(out):
     """flow id -> [(time us, Gb/s of payload delivered to the receiver)]."""
     per = {}
-    for r in csv.DictReader(open(os.path.join(out, "flow_rates.csv"))):
+    for r in outputs.rows(out, "flow_rates.csv"):
         per.setdefault(int(r["flow_id"]), []).append((float(r["time_ns"]) / 1e3, float(r["rate_bps"]) / 1e9))
     return per
 
@@ -126,7 +116,7 @@ def moving_mean(samples, width_us):
 
 def detection_us(out):
     """When regional CC first engages at the last switch's port toward D0 (rcm.csv), in us."""
-    for r in csv.DictReader(open(os.path.join(out, "rcm.csv"))):
+    for r in outputs.rows(out, "rcm.csv"):
         if r["node"] == "s0" and r["port"] == "0" and r["event"] == "engage":
             return float(r["time_ns"]) / 1e3
     return None
@@ -147,7 +137,7 @@ def fig6(out_dir):
         lines.append((f"(a)   same, DCQCN", f"{burst['dcqcn']:.1f} / {incast['dcqcn']:.1f}", "50 / 50"))
         lines.append((f"(a)   same, RCM with the paper's literal CFR (every CAM flow harmful)",
                       f"{burst['rcm-literal-cfr']:.1f} / {incast['rcm-literal-cfr']:.1f}", "-"))
-    fct = {k: {int(x["flow_id"]): x for x in csv.DictReader(open(os.path.join(out_dir, f"a-{k}", "fct.csv")))}
+    fct = {k: {int(x["flow_id"]): x for x in outputs.rows(out_dir, f"a-{k}", "fct.csv")}
            for k in r}
     lines.append(("(a) burst FCT (us): RCM / DCQCN", f"{float(fct['rcm'][4]['fct_ns']) / 1e3:.1f} / "
                   f"{float(fct['dcqcn'][4]['fct_ns']) / 1e3:.1f}", "longer with RCM (its rate is cut)"))
@@ -216,7 +206,7 @@ def fig7(out_dir):
 
 
 def flows(out):
-    return list(csv.DictReader(open(os.path.join(out, "fct.csv"))))
+    return list(outputs.rows(out, "fct.csv"))
 
 
 def hotspot_classes(rows):
@@ -240,7 +230,7 @@ def class_stats(rows):
 
 def packets(out):
     """The run's packet counters (summary.json): retransmitted_bytes, nacks, timeouts."""
-    return json.load(open(os.path.join(out, "summary.json")))["packets"]
+    return outputs.summary(out)["packets"]
 
 
 def hot_stats(out):

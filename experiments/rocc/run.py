@@ -19,7 +19,6 @@ PACC as soon as `lossless list mechanisms` names it (OPTIONAL_SCHEMES). Rates in
 from 4 ms to the end (8 ms). Standard library only (--plot calls `lossless plot`, which needs matplotlib). Exit
 status 2 if a case failed (the others are still reported).
 """
-import csv
 import json
 import math
 import os
@@ -31,6 +30,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import case_runner  # noqa: E402
+import outputs  # noqa: E402
+from outputs import series  # noqa: E402
 
 STEADY_NS = 12e6
 STAIRCASE = (3, 6, 12, 25, 50, 100, 50, 25, 12, 6, 3)  # flows during each 10 ms step of (b)
@@ -56,7 +57,6 @@ LABELS = {"rocc": "RoCC", "dcqcn": "DCQCN", "dcqcn-pi": "DCQCN+PI", "hpcc": "HPC
           "qcn": "QCN", "bfc": "BFC", "pacc": "PACC"}
 WORKLOADS = (("WebSearch", "websearch"), ("FB_Hadoop", "fbhadoop"))
 SETTLE = ((40, 2), (40, 10), (40, 100), (100, 2), (100, 10), (100, 100))
-MAX_POINTS = 400  # per plotted series: enough for the eye, keeps results.json small
 
 
 class CaseFailed(Exception):
@@ -165,7 +165,7 @@ def run_sweep(lossless, out_dir, full, jobs):
                        text=True)
     failed = {}
     try:
-        for c in json.load(open(os.path.join(out_dir, "e", "sweep.json")))["cases"]:
+        for c in outputs.read_json(out_dir, "e", "sweep.json")["cases"]:
             if not c["ok"]:
                 failed["e-" + c["name"]] = c["error"] or "failed"
     except (OSError, ValueError, KeyError):
@@ -183,7 +183,7 @@ def run_all(lossless, out_dir, todo, jobs):
 
 def wire_rates(out, start_ns=4e6):
     acc = {}
-    for r in csv.DictReader(open(os.path.join(out, "flow_rates.csv"))):
+    for r in outputs.rows(out, "flow_rates.csv"):
         if float(r["time_ns"]) > start_ns:
             acc.setdefault(int(r["flow_id"]), []).append(float(r["rate_bps"]) * 1048 / 1000)
     return {k: sum(v) / len(v) for k, v in acc.items()}
@@ -192,36 +192,25 @@ def wire_rates(out, start_ns=4e6):
 def settled_ms(out, target, port="0"):
     """Last time the CP's fair rate was more than 10 % off `target` (ms)."""
     last = 0.0
-    for r in csv.DictReader(open(os.path.join(out, "rocc.csv"))):
+    for r in outputs.rows(out, "rocc.csv"):
         if r["node"] == "s0" and r["port"] == port and abs(float(r["fair_rate_bps"]) / target - 1) > 0.10:
             last = float(r["time_ns"])
     return last / 1e6
 
 
 def mean_queue(out, start_ns=4e6):
-    q = [float(r["bytes"]) for r in csv.DictReader(open(os.path.join(out, "queues.csv"))) if float(r["time_ns"]) > start_ns]
+    q = [float(r["bytes"]) for r in outputs.rows(out, "queues.csv") if float(r["time_ns"]) > start_ns]
     return sum(q) / len(q)
 
 
 def fair_trace(out, node="s0", port="0"):
-    return [(float(r["time_ns"]), float(r["fair_rate_bps"])) for r in csv.DictReader(open(os.path.join(out, "rocc.csv")))
+    return [(float(r["time_ns"]), float(r["fair_rate_bps"])) for r in outputs.rows(out, "rocc.csv")
             if r["node"] == node and r["port"] == port]
-
-
-def thin(xs, ys):
-    """At most MAX_POINTS evenly spaced points of a series (plots only; the numbers use every sample)."""
-    step = max(1, len(xs) // MAX_POINTS)
-    return [round(x, 4) for x in xs[::step]], [round(y, 4) for y in ys[::step]]
-
-
-def series(label, xs, ys, style="solid"):
-    x, y = thin(xs, ys)
-    return {"label": label, "x": x, "y": y, "style": style}
 
 
 def rate_series(out, flows, names):
     per = {}
-    for r in csv.DictReader(open(os.path.join(out, "flow_rates.csv"))):
+    for r in outputs.rows(out, "flow_rates.csv"):
         f = int(r["flow_id"])
         if f in flows:
             per.setdefault(f, ([], []))
@@ -248,7 +237,7 @@ def fairness(out_dir):
             lines.append((f"(a) {gbps}G N={n}: F within 10 % of B/N from", f"{settled_ms(out, fair):.1f} ms", "~2 ms"))
             tr = fair_trace(out)
             f_series.append(series(f"N={n}", [t / 1e6 for t, _ in tr], [f / fair for _, f in tr]))
-            q = [(float(x["time_ns"]), float(x["bytes"])) for x in csv.DictReader(open(os.path.join(out, "queues.csv")))]
+            q = [(float(x["time_ns"]), float(x["bytes"])) for x in outputs.rows(out, "queues.csv")]
             q_series.append(series(f"N={n}", [t / 1e6 for t, _ in q], [b / 1e3 for _, b in q]))
         plots.append({"title": f"{gbps}G: fair rate F / (B/N) at the congested port", "type": "lines",
                       "xlabel": "time (ms)", "ylabel": "F / (B/N)", "ylog": True, "series": f_series,
@@ -272,7 +261,7 @@ def staircase_steps(out):
     trace = fair_trace(out)
     # Step times: when a group's first flow starts (up) or its last flow finishes (down); groups are sized for
     # 10 ms steps but finish a little early or late, so each step is timed from the run itself.
-    flows = list(csv.DictReader(open(os.path.join(out, "fct.csv"))))
+    flows = list(outputs.rows(out, "fct.csv"))
     groups = ((3, 6), (6, 12), (12, 25), (25, 50), (50, 100))  # flow ids [lo, hi) of each added group
     # A down step starts when the group's last flow has finished and ends when the next group's first flow does.
     ups = [min(float(f["start_ns"]) for f in flows[lo:hi]) for lo, hi in groups]
@@ -377,7 +366,7 @@ def ruling(out_dir):
 
 
 def queue_samples(out, start_ns):
-    return [float(r["bytes"]) for r in csv.DictReader(open(os.path.join(out, "queues.csv"))) if float(r["time_ns"]) > start_ns]
+    return [float(r["bytes"]) for r in outputs.rows(out, "queues.csv") if float(r["time_ns"]) > start_ns]
 
 
 FIG11_PAPER = {
@@ -421,7 +410,7 @@ def fig11(out_dir):
         stats[cc] = f11_stats(out, STEADY_NS)
         lines.append((f"Fig. 11 {LABELS[cc]}: per-flow rate min-max (Gb/s) / queue mean +- sd (KB) / utilisation",
                       f11_cell(stats[cc]), FIG11_PAPER.get(cc, "")))
-        rows = [(float(x["time_ns"]), float(x["bytes"])) for x in csv.DictReader(open(os.path.join(out, "queues.csv")))]
+        rows = [(float(x["time_ns"]), float(x["bytes"])) for x in outputs.rows(out, "queues.csv")]
         q_series.append(series(LABELS[cc], [t / 1e6 for t, _ in rows], [b / 1e3 for _, b in rows]))
     # The isolating runs.
     t60 = f11_stats(os.path.join(out_dir, "f11-timely-60ms"), 40e6)
@@ -590,7 +579,7 @@ def fct_stats(out):
     """Per size bin (avg, p99) FCT in us and the per-flow average rates (size / FCT, Mb/s) of completed flows."""
     per_bin = [[] for _ in BINS]
     rates = []
-    for r in csv.DictReader(open(os.path.join(out, "fct.csv"))):
+    for r in outputs.rows(out, "fct.csv"):
         if not r["finish_ns"]:
             continue
         size, fct = float(r["size_bytes"]), float(r["fct_ns"])
@@ -613,7 +602,7 @@ def large_scale(out_dir, full):
                 extra.append("pacc-40us")
             for cc in [c for c, _ in SCHEMES] + extra:
                 out = os.path.join(out_dir, "e", f"{cc}-{tag}-{int(load * 100)}")
-                s = json.load(open(os.path.join(out, "summary.json")))
+                s = outputs.summary(out)
                 bins, rates = fct_stats(out)
                 m = sum(rates) / len(rates)
                 sd = (sum((x - m) ** 2 for x in rates) / len(rates)) ** 0.5

@@ -3,10 +3,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -19,14 +21,9 @@ namespace fs = std::filesystem;
 namespace {
 
 struct Paper {
-  const char* id;      // the name on the command line
-  const char* folder;  // experiments/<folder>/run.py
+  std::string id;      // the name on the command line
+  std::string folder;  // experiments/<folder>/run.py
 };
-
-// Every paper this project reproduces, whether or not its experiments have landed yet.
-constexpr Paper kPapers[] = {
-    {"rocc", "rocc"},       {"ppfc", "ppfc"}, {"rcc", "rcc"},       {"rcc-fattree", "rcc-fattree"},
-    {"mercury", "mercury"}, {"rcm", "rcm"},   {"hpcc", "hpcc-ws30"}};
 
 // Debian's interpreter, where apt puts matplotlib (a python3 earlier on PATH may be another one without it).
 constexpr const char* kPython = "/usr/bin/python3";
@@ -85,17 +82,37 @@ fs::path experiments_root() {
 
 fs::path script_of(const Paper& p) { return experiments_root() / p.folder / "run.py"; }
 
-std::string known_list() {
-  std::string s;
-  for (const auto& p : kPapers) s += (s.empty() ? "" : ", ") + std::string(p.id);
-  return s + ", all";
+// Every paper with experiments: each folder experiments/<folder>/ that holds a run.py, named by its folder or
+// by the first line of its file `paper-name` (experiments/hpcc-ws30 is `hpcc`), in the order of their names.
+std::vector<Paper> papers() {
+  std::vector<Paper> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(experiments_root(), ec)) {
+    if (!e.is_directory(ec) || !fs::exists(e.path() / "run.py", ec)) continue;
+    Paper p{e.path().filename().string(), e.path().filename().string()};
+    if (std::ifstream f(e.path() / "paper-name"); f) {
+      std::string name;
+      std::getline(f, name);
+      if (name.empty() || name.find_first_of(" \t/") != std::string::npos)
+        throw ConfigError((e.path() / "paper-name").string(), "",
+                          "expected the paper's name on the first line, one word");
+      p.id = name;
+    }
+    out.push_back(std::move(p));
+  }
+  std::sort(out.begin(), out.end(), [](const Paper& a, const Paper& b) { return a.id < b.id; });
+  for (std::size_t i = 1; i < out.size(); ++i)
+    if (out[i].id == out[i - 1].id)
+      throw ConfigError("reproduce", "",
+                        "experiments/" + out[i - 1].folder + " and experiments/" + out[i].folder +
+                            " both name the paper '" + out[i].id + "'");
+  return out;
 }
 
-std::string available_list() {
+std::string known_list(const std::vector<Paper>& all) {
   std::string s;
-  for (const auto& p : kPapers)
-    if (fs::exists(script_of(p))) s += (s.empty() ? "" : ", ") + std::string(p.id);
-  return s.empty() ? "none" : s;
+  for (const auto& p : all) s += (s.empty() ? "" : ", ") + p.id;
+  return s + (s.empty() ? "" : ", ") + "all";
 }
 
 // This binary, so the experiment runs the very build that was asked.
@@ -135,7 +152,7 @@ int reproduce_one(const Paper& p, const Options& o, double& wall) {
   const fs::path dir = fs::path(o.out) / p.id;
   fs::create_directories(dir);
   for (const char* stale : {"results.json", "report.html", "report.md"}) fs::remove(dir / stale);
-  std::fprintf(stderr, "[reproduce] %s: %s (%s) -> %s\n", p.id, script_of(p).c_str(),
+  std::fprintf(stderr, "[reproduce] %s: %s (%s) -> %s\n", p.id.c_str(), script_of(p).c_str(),
                o.full ? "full scale" : "default scale", dir.c_str());
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::string> cmd = {kPython, script_of(p).string(), "--lossless", self_path(),
@@ -144,7 +161,7 @@ int reproduce_one(const Paper& p, const Options& o, double& wall) {
   int status = run_program(cmd);
   wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!fs::exists(dir / "results.json")) {
-    std::fprintf(stderr, "lossless: error: %s: %s wrote no results.json (exit status %d)\n", p.id,
+    std::fprintf(stderr, "lossless: error: %s: %s wrote no results.json (exit status %d)\n", p.id.c_str(),
                  script_of(p).c_str(), status);
     return status == 2 ? 2 : 1;
   }
@@ -152,13 +169,14 @@ int reproduce_one(const Paper& p, const Options& o, double& wall) {
   std::snprintf(wall_text, sizeof wall_text, "%.1f", wall);
   const int report = run_program({kPython, report_tool(), dir.string(), "--wall-seconds", wall_text});
   if (report != 0) {
-    std::fprintf(stderr, "lossless: error: %s: tools/report.py failed (exit status %d)\n", p.id, report);
+    std::fprintf(stderr, "lossless: error: %s: tools/report.py failed (exit status %d)\n", p.id.c_str(),
+                 report);
     return report == 2 ? 2 : 1;
   }
-  std::printf("%s: report %s (%.0f s)\n", p.id, (dir / "report.html").c_str(), wall);
+  std::printf("%s: report %s (%.0f s)\n", p.id.c_str(), (dir / "report.html").c_str(), wall);
   if (status != 0)
     std::fprintf(stderr, "lossless: error: %s: the experiment script exited with status %d (see above)\n",
-                 p.id, status);
+                 p.id.c_str(), status);
   return status == 0 ? 0 : (status == 2 ? 2 : 1);
 }
 
@@ -166,26 +184,20 @@ int reproduce_one(const Paper& p, const Options& o, double& wall) {
 
 int cmd_reproduce(int argc, char** argv) {
   const Options o = parse(argc, argv);
+  const std::vector<Paper> all = papers();
   std::vector<const Paper*> todo;
   if (o.paper == "all") {
-    for (const auto& p : kPapers) {
-      if (fs::exists(script_of(p)))
-        todo.push_back(&p);
-      else
-        std::fprintf(stderr, "[reproduce] %s: no experiments yet (%s), skipped\n", p.id,
-                     script_of(p).c_str());
-    }
+    for (const auto& p : all) todo.push_back(&p);
     if (todo.empty())
-      throw ConfigError("reproduce", "", "no paper has experiments yet under " + experiments_root().string());
+      throw ConfigError("reproduce", "", "no paper has experiments under " + experiments_root().string());
   } else {
-    for (const auto& p : kPapers)
+    for (const auto& p : all)
       if (o.paper == p.id) todo.push_back(&p);
     if (todo.empty())
-      throw ConfigError("reproduce", "", "unknown paper '" + o.paper + "' (known: " + known_list() + ")");
-    if (!fs::exists(script_of(*todo[0])))
       throw ConfigError("reproduce", "",
-                        "paper '" + o.paper + "' has no experiments yet (" + script_of(*todo[0]).string() +
-                            " does not exist); available now: " + available_list());
+                        "unknown paper '" + o.paper + "' (known: " + known_list(all) +
+                            "; a paper is a folder " + experiments_root().string() +
+                            "/<name> with a run.py)");
   }
   // Fail before hours of simulation if the figures cannot be drawn.
   if (!fs::exists(kPython))
@@ -201,7 +213,7 @@ int cmd_reproduce(int argc, char** argv) {
     double wall = 0;
     status = std::max(status, reproduce_one(*p, o, wall));
     char text[64];
-    std::snprintf(text, sizeof text, "%s=%.1f", p->id, wall);
+    std::snprintf(text, sizeof text, "%s=%.1f", p->id.c_str(), wall);
     done.push_back(text);
   }
   if (o.paper == "all") {

@@ -32,6 +32,7 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
   // The switch schemes' packet slots, before any switch builds its schemes (the mechanism's and the
   // congestion control's follow as they are installed; the scenario reader laid out the same to check them).
   lay_out_switch_slots(layout_, sw_cfg_);
+  pause_kind_.bind(layout_);
   if (topo_.nodes() >= OrderKey::kMaxNodes)
     throw ConfigError("", "topology",
                       "too many nodes (at most " + std::to_string(OrderKey::kMaxNodes - 1) + ")");
@@ -49,16 +50,16 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
   if (lookahead_ps_ == 0) partitions = 1;  // no lookahead: one thread
   const auto per_rank = static_cast<unsigned>(ranks_);
   partitions = std::max(1u, std::min({partitions, topo_.hosts / per_rank, 255u / per_rank}));
-  global_parts_ = partitions * per_rank;
-  first_part_ = partitions * static_cast<std::uint32_t>(rank_);
-  node_part_ = split_nodes(topo_, global_parts_, per_rank);
+  global_partitions_ = partitions * per_rank;
+  first_partition_ = partitions * static_cast<std::uint32_t>(rank_);
+  node_partition_ = split_nodes(topo_, global_partitions_, per_rank);
   node_clocks_.assign(topo_.nodes() + 1, NodeClock{});
   for (unsigned i = 0; i < partitions; ++i) {
-    parts_.push_back(std::make_unique<Partition>(first_part_ + i));
-    Partition& part = *parts_.back();
-    part.net = this;
-    part.outbox.resize(global_parts_);
-    part.sim.use_node_clocks(node_clocks_.data(), topo_.nodes());
+    partitions_.push_back(std::make_unique<Partition>(first_partition_ + i));
+    Partition& partition = *partitions_.back();
+    partition.net = this;
+    partition.outbox.resize(global_partitions_);
+    partition.sim.use_node_clocks(node_clocks_.data(), topo_.nodes());
   }
   node_ports_.resize(topo_.nodes());
   for (std::uint32_t i = 0; i < topo_.links.size(); ++i) {
@@ -107,10 +108,10 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
       // The peer's port on the same link.
       std::uint32_t peer_idx = 0;
       while (node_ports_[peer].link[peer_idx] != node_ports_[n].link[idx]) ++peer_idx;
-      Partition& part = partition_of(n);
-      p.sim = &part.sim;
-      p.counters = &part.counters;
-      if (node_part_[peer] != part.id) p.hand_over_to(&part.outbox[node_part_[peer]]);
+      Partition& partition = partition_of(n);
+      p.sim = &partition.sim;
+      p.counters = &partition.counters;
+      if (node_partition_[peer] != partition.id) p.hand_over_to(&partition.outbox[node_partition_[peer]]);
       // A switch wires its own receive handler into its peers' ports (Switch::configure).
       p.deliver = topo_.is_host(peer) ? &RdmaNic::arrive_event : nullptr;
       p.node = n;
@@ -319,12 +320,12 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
   start_order_.assign(n, 0);
   rev_route_.assign(n, 0);
   route_ports_.clear();
-  for (auto& part : parts_) part->flows_completed = 0;
+  for (auto& partition : partitions_) partition->flows_completed = 0;
   layout_.add("cc.algorithm", cc);
   // With INT every hop reads or writes records across the whole packet.
   const bool whole_packets = cc.hints().prefetch_whole_packet;
   const bool symmetric = cc.hints().symmetric_routes;
-  for (auto& part : parts_) part->sim.set_prefetch_whole_arg(whole_packets);
+  for (auto& partition : partitions_) partition->sim.set_prefetch_whole_arg(whole_packets);
   // The scheme's part on every switch (it may change how switches route), before paths are computed.
   if (const MechanismFactory* part = cc.switch_part()) {
     for (Switch* s : local_switches_) s->add_companion(part->create(*s, *this));
@@ -356,7 +357,7 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
                       sizeof(std::uint64_t) /* start order */ + 2 * sizeof(TimePs) /* finish, ideal FCT */;
   // Start orders come from the set-up context's clock, shared by all partitions (set-up is single-threaded);
   // every rank takes them for every flow, so that each flow's start has its key of a run on one process.
-  Simulator& setup = parts_[0]->sim;
+  Simulator& setup = partitions_[0]->sim;
   for (std::size_t i = 0; i < n; ++i) {
     const Flow& f = flows_[i];
     LOSSLESS_CHECK(f.id == i, "flow ids must be dense and ordered");
@@ -422,12 +423,12 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
   std::sort(by_start.begin(), by_start.end(), [&](std::uint32_t a, std::uint32_t b) {
     return flows_[a].start_ps < flows_[b].start_ps || (flows_[a].start_ps == flows_[b].start_ps && a < b);
   });
-  for (auto& part : parts_) {
-    part->start_sequence.clear();
-    part->next_start = 0;
+  for (auto& partition : partitions_) {
+    partition->start_sequence.clear();
+    partition->next_start = 0;
   }
   for (std::uint32_t id : by_start) partition_of(flows_[id].src).start_sequence.push_back(id);
-  for (auto& part : parts_) schedule_next_start(*part);
+  for (auto& partition : partitions_) schedule_next_start(*partition);
 }
 
 CcEnv Network::cc_env(std::uint32_t host, TimePs data_one_way_ps, TimePs ack_one_way_ps,
@@ -453,31 +454,31 @@ void Network::append_mirrored_route(std::uint32_t src, std::uint32_t dst, std::u
   route_ports_.insert(route_ports_.end(), in_ports.rbegin(), in_ports.rend());
 }
 
-void Network::schedule_next_start(Partition& part) {
-  if (part.next_start == part.start_sequence.size()) return;
-  std::uint32_t id = part.start_sequence[part.next_start++];
-  part.sim.at_reserved(part.net->flows_[id].start_ps, part.net->start_order_[id], &Network::flow_start_event,
-                       &part, id);
+void Network::schedule_next_start(Partition& partition) {
+  if (partition.next_start == partition.start_sequence.size()) return;
+  std::uint32_t id = partition.start_sequence[partition.next_start++];
+  partition.sim.at_reserved(partition.net->flows_[id].start_ps, partition.net->start_order_[id],
+                            &Network::flow_start_event, &partition, id);
 }
 
 void Network::flow_start_event(void* target, std::uint64_t flow_id) {
-  auto& part = *static_cast<Partition*>(target);
-  schedule_next_start(part);
-  SenderQp& q = part.net->qp(static_cast<std::uint32_t>(flow_id));
-  part.sim.act_as(q.flow->src);
+  auto& partition = *static_cast<Partition*>(target);
+  schedule_next_start(partition);
+  SenderQp& q = partition.net->qp(static_cast<std::uint32_t>(flow_id));
+  partition.sim.act_as(q.flow->src);
   q.nic->start_flow(q);
 }
 
 void Network::flow_completed(SenderQp& qp) {
-  Partition& part = partition_of(qp.flow->src);
-  finish_ps_[qp.flow->id] = part.sim.now();
-  ++part.flows_completed;
+  Partition& partition = partition_of(qp.flow->src);
+  finish_ps_[qp.flow->id] = partition.sim.now();
+  ++partition.flows_completed;
 }
 
 std::uint64_t Network::flows_completed() const {
   if (combined_) return combined_flows_completed_;
   std::uint64_t n = 0;
-  for (const auto& part : parts_) n += part->flows_completed;
+  for (const auto& partition : partitions_) n += partition->flows_completed;
   return n;
 }
 
@@ -497,14 +498,14 @@ void sort_pfc_log(std::vector<PfcLogRecord>& log) {
 
 NetCounters Network::counters() const {
   if (combined_) return combined_counters_;
-  NetCounters all = parts_[0]->counters;
-  for (std::size_t i = 1; i < parts_.size(); ++i) all.add(parts_[i]->counters);
+  NetCounters all = partitions_[0]->counters;
+  for (std::size_t i = 1; i < partitions_.size(); ++i) all.add(partitions_[i]->counters);
   sort_pfc_log(all.pfc_log);
   return all;
 }
 
 void Network::set_log_pfc(bool on) {
-  for (auto& part : parts_) part->counters.log_pfc = on;
+  for (auto& partition : partitions_) partition->counters.log_pfc = on;
 }
 
 std::size_t Network::packets_allocated() const {
@@ -514,14 +515,14 @@ std::size_t Network::packets_allocated() const {
     return n;
   }
   std::size_t n = 0;
-  for (const auto& part : parts_) n += part->pool.allocated();
+  for (const auto& partition : partitions_) n += partition->pool.allocated();
   return n;
 }
 
 TimePs Network::now() const {
   if (combined_) return combined_now_;
   TimePs t = 0;
-  for (const auto& part : parts_) t = std::max(t, part->sim.now());
+  for (const auto& partition : partitions_) t = std::max(t, partition->sim.now());
   return t;
 }
 
@@ -531,7 +532,7 @@ std::uint64_t Network::events_processed() const {
 
 std::uint64_t Network::events_processed_here() const {
   std::uint64_t n = 0;
-  for (const auto& part : parts_) n += part->sim.events_processed();
+  for (const auto& partition : partitions_) n += partition->sim.events_processed();
   return n;
 }
 
@@ -607,13 +608,13 @@ void Network::combine_ranks() {
   finish_accounting_at(end[0]);
   link_->all_min(finish_ps_);
   // Counters, PFC log, packet pools and mechanism traces to rank 0.
-  NetCounters mine = parts_[0]->counters;
-  for (std::size_t i = 1; i < parts_.size(); ++i) mine.add(parts_[i]->counters);
+  NetCounters mine = partitions_[0]->counters;
+  for (std::size_t i = 1; i < partitions_.size(); ++i) mine.add(partitions_[i]->counters);
   RankMessage msg;
   put_bytes(msg, &mine, kCountBytes);
   put_bytes(msg, mine.pfc_log.data(), mine.pfc_log.size() * sizeof(PfcLogRecord));
   std::size_t pool = 0;
-  for (const auto& part : parts_) pool += part->pool.allocated();
+  for (const auto& partition : partitions_) pool += partition->pool.allocated();
   put_u64(msg, pool);
   const char* header = nullptr;
   for (Switch* s : local_switches_)

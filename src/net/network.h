@@ -17,6 +17,7 @@
 #include "net/packet.h"
 #include "net/packet_layout.h"
 #include "net/partition.h"
+#include "net/pause_kinds.h"
 #include "net/queue_pair.h"
 #include "net/rdma_nic.h"
 #include "net/switch.h"
@@ -68,35 +69,37 @@ class Network {
 
   // The clock of a fabric run on one thread (tests, monitors); a partitioned fabric has one per partition.
   Simulator& sim() {
-    LOSSLESS_CHECK(parts_.size() == 1, "Network::sim() on a partitioned fabric");
-    return parts_[0]->sim;
+    LOSSLESS_CHECK(partitions_.size() == 1, "Network::sim() on a partitioned fabric");
+    return partitions_[0]->sim;
   }
   // This process's partitions (all of them in a run on one process).
-  std::size_t partitions() const { return parts_.size(); }
+  std::size_t partitions() const { return partitions_.size(); }
   // Ranks (processes) of the run, this one's, and its link to the others (null in a run on one process).
   int ranks() const { return ranks_; }
   int rank() const { return rank_; }
   RankLink* link() const { return link_; }
   // All partitions of all ranks; those of rank r are [r x partitions(), (r + 1) x partitions()).
-  std::uint32_t global_partitions() const { return global_parts_; }
+  std::uint32_t global_partitions() const { return global_partitions_; }
   int rank_of_partition(std::uint32_t global_partition) const {
-    return static_cast<int>(global_partition / parts_.size());
+    return static_cast<int>(global_partition / partitions_.size());
   }
   // Whether this process builds (and runs) `node`.
   bool is_local(std::uint32_t node) const {
-    return std::uint32_t{node_part_[node]} - first_part_ < parts_.size();
+    return std::uint32_t{node_partition_[node]} - first_partition_ < partitions_.size();
   }
   // The partition of every node (global partition ids).
-  const std::vector<std::uint8_t>& node_partitions() const { return node_part_; }
+  const std::vector<std::uint8_t>& node_partitions() const { return node_partition_; }
   // Port `port` of local node `node`.
   Port& local_port(std::uint32_t node, std::uint32_t port);
   // The receive handler of local node `node` (what its peers' ports deliver to).
   EventFn arrive_handler(std::uint32_t node);
   // The shortest propagation delay of any link: how far apart the partitions' windows are (net/fabric_run.h).
   TimePs lookahead_ps() const { return lookahead_ps_; }
-  Partition& partition(std::size_t i) { return *parts_[i]; }
-  const Partition& partition(std::size_t i) const { return *parts_[i]; }
-  Partition& partition_of(std::uint32_t node) { return *parts_[node_part_[node] - first_part_]; }
+  Partition& partition(std::size_t i) { return *partitions_[i]; }
+  const Partition& partition(std::size_t i) const { return *partitions_[i]; }
+  Partition& partition_of(std::uint32_t node) {
+    return *partitions_[node_partition_[node] - first_partition_];
+  }
   Simulator& sim_of(std::uint32_t node) { return partition_of(node).sim; }
   // Counters of all partitions together (the PFC log in time order); packets the pools hold.
   NetCounters counters() const;
@@ -113,6 +116,9 @@ class Network {
   const SwitchConfig& switch_config() const { return sw_cfg_; }
   // Where the packet slots of the run's schemes live (net/packet_layout.h): parts bind their slots here.
   const PacketLayout& slots() const { return layout_; }
+  // The kind of a pause frame (net/pause_kinds.h): written by the switch that makes it, read where it
+  // arrives.
+  const PauseKindTag& pause_kind() const { return pause_kind_; }
   const NicConfig& nic_config() const { return nic_cfg_; }
   const Topology& topology() const { return topo_; }
   const RoutingTable& routes() const { return routes_; }
@@ -205,7 +211,7 @@ class Network {
   // zeros for a per-NIC part. Every CcEnv is built here.
   CcEnv cc_env(std::uint32_t host, TimePs data_one_way_ps, TimePs ack_one_way_ps,
                std::uint32_t path_switches);
-  static void schedule_next_start(Partition& part);
+  static void schedule_next_start(Partition& partition);
   void compute_global_rtt();
   void finish_accounting_at(TimePs end);
   // The router that decides a flow's path at switch `s`: its own, or for a switch of another rank the
@@ -221,13 +227,14 @@ class Network {
   std::uint64_t seed_;
   TimePs lookahead_ps_ = 0;
   PacketLayout layout_;  // before the nodes: their schemes hold slots bound to it
+  PauseKindTag pause_kind_;
   RankLink* link_ = nullptr;
   int ranks_ = 1;
   int rank_ = 0;
-  std::uint32_t global_parts_ = 1;
-  std::uint32_t first_part_ = 0;  // global id of this process's first partition
-  std::vector<std::uint8_t> node_part_;
-  std::vector<std::unique_ptr<Partition>> parts_;
+  std::uint32_t global_partitions_ = 1;
+  std::uint32_t first_partition_ = 0;  // global id of this process's first partition
+  std::vector<std::uint8_t> node_partition_;
+  std::vector<std::unique_ptr<Partition>> partitions_;
   std::vector<Switch*> local_switches_;
   std::vector<std::uint32_t> local_hosts_;
   // Stand-ins for the ports of other ranks at the far end of local links (node and port index only).

@@ -41,8 +41,8 @@ struct alignas(64) Packet {
   std::uint8_t pfc_priority = 0;
   std::uint8_t route_hop = 0;
   std::uint16_t pfc_quanta = 0;  // 0 = resume
-  std::uint8_t pfc_kind = 0;     // who sent the PFC frame (net/pause_kinds.h; 0 = standard PFC)
   std::uint8_t pad0_ = 0;
+  std::uint8_t pad2_ = 0;
   std::uint32_t payload_bytes = 0;
   std::uint32_t src = 0;  // host index of the sender of this packet
   std::uint16_t pad1_ = 0;
@@ -134,8 +134,9 @@ struct alignas(64) Packet {
 static_assert(offsetof(Packet, ext_area) == Packet::kExtOffset &&
               sizeof(Packet) == (kSlotChecks ? 320 : 256));
 static_assert(Packet::kExtBytes == kPacketExtBytes);
-// pfc_kind fills padding: the per-hop fields keep their offsets in the first cache line (pad0_, pad1_: free).
-static_assert(offsetof(Packet, pfc_quanta) == 40 && offsetof(Packet, pfc_kind) == 42 &&
+// The per-hop fields keep their offsets in the first cache line (pad0_, pad2_, pad1_: free; a pause frame's
+// kind is the pause policies' packet slot, net/pause_kinds.h).
+static_assert(offsetof(Packet, pfc_quanta) == 40 && offsetof(Packet, pad0_) == 42 &&
               offsetof(Packet, payload_bytes) == 44 && offsetof(Packet, src) == 48 &&
               offsetof(Packet, ack_req) == 54 && offsetof(Packet, seq) == 56);
 

@@ -109,6 +109,12 @@ std::uint32_t PacketLayout::used_bytes() const {
   return end;
 }
 
+bool PacketLayout::has(const SlotSpec& spec) const {
+  for (const Placed& p : placed_)
+    if (p.spec == &spec) return true;
+  return false;
+}
+
 const PacketLayout::Placed& PacketLayout::placed_for(const SlotSpec& spec) const {
   for (const Placed& p : placed_)
     if (p.spec == &spec) return p;

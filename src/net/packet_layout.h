@@ -43,6 +43,9 @@ class PacketLayout {
     return s;
   }
 
+  // Whether a selected scheme lists `spec` (a slot that only some runs lay out).
+  bool has(const SlotSpec& spec) const;
+
   struct Placed {
     const SlotSpec* spec;
     std::uint32_t offset;

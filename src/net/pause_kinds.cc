@@ -4,6 +4,7 @@
 #include <array>
 
 #include "core/error.h"
+#include "net/packet_layout.h"
 
 namespace lossless {
 namespace {
@@ -43,6 +44,20 @@ std::vector<std::uint8_t> PauseKinds::output_order() {
   for (std::size_t k = 0; k < count(); ++k) order.push_back(static_cast<std::uint8_t>(k));
   std::sort(order.begin() + 1, order.end(), [](std::uint8_t a, std::uint8_t b) { return name(a) < name(b); });
   return order;
+}
+
+void PauseKindTag::bind(const PacketLayout& layout) {
+  bound_ = layout.has(kPauseKindSlot);
+  if (bound_) slot_ = layout.bind(kPauseKindSlot);
+}
+
+void PauseKindTag::write(Packet& f, std::uint8_t kind) const {
+  if (bound_) {
+    f.ext_init(slot_).kind = kind;
+    return;
+  }
+  LOSSLESS_CHECK(kind == PauseKinds::kStandard, "a pause frame of kind '" + PauseKinds::name(kind) +
+                                                    "' from a policy that does not list the slot pfc.kind");
 }
 
 }  // namespace lossless

@@ -100,15 +100,15 @@ void RankExchange::unpack(const RankMessage& in) {
     std::memcpy(&head, rec, sizeof head);
     LOSSLESS_CHECK(head.node < net_->topology().nodes() && net_->is_local(head.node),
                    "a packet for a node of another rank");
-    Partition& part = net_->partition_of(head.node);
-    Packet* p = part.pool.get();
+    Partition& partition = net_->partition_of(head.node);
+    Packet* p = partition.pool.get();
     std::memcpy(reinterpret_cast<unsigned char*>(p) + kPacketFrom, rec + sizeof head, kPacketBytes);
     p->route = head.route == kNoRoute ? nullptr : net_->route_at(head.route);
     p->next = nullptr;
     Port& target = net_->local_port(head.node, head.port);
-    part.sim.at_handed_over(Event{head.time, head.order, net_->arrive_handler(head.node), &target,
-                                  reinterpret_cast<std::uint64_t>(p)},
-                            head.offset);
+    partition.sim.at_handed_over(Event{head.time, head.order, net_->arrive_handler(head.node), &target,
+                                       reinterpret_cast<std::uint64_t>(p)},
+                                 head.offset);
   }
 }
 

@@ -23,7 +23,7 @@ void SenderQp::set_rate(double new_rate_bps) {
 
 RdmaNic::RdmaNic(Network& net, std::uint32_t host)
     : net_(net),
-      part_(net.partition_of(host)),
+      partition_(net.partition_of(host)),
       host_(host),
       wake_(Timer::bind<RdmaNic, &RdmaNic::on_wake>(this)),
       ack_timer_(Timer::bind<RdmaNic, &RdmaNic::on_ack_timer>(this)) {}
@@ -46,8 +46,8 @@ void RdmaNic::kick(void* owner, std::uint16_t) { static_cast<RdmaNic*>(owner)->t
 void RdmaNic::start_flow(SenderQp& qp) {
   qp.active = true;
   qp.rate_bps = static_cast<double>(qp.line_rate_bps);
-  qp.next_avail_ps = part_.sim.now();
-  qp.last_progress_ps = part_.sim.now();
+  qp.next_avail_ps = partition_.sim.now();
+  qp.last_progress_ps = partition_.sim.now();
   qp.cc->on_start();
   if (control_) control_->on_flow_start(qp);
   active_.push_back(&qp);
@@ -56,14 +56,14 @@ void RdmaNic::start_flow(SenderQp& qp) {
       auto* s = static_cast<SenderQp*>(q);
       s->nic->on_rto(*s);
     });
-    qp.rto.arm_after(part_.sim, net_.nic_config().rto_ps);
+    qp.rto.arm_after(partition_.sim, net_.nic_config().rto_ps);
   }
   port.kick_or_wait();
 }
 
 void RdmaNic::on_qp_rate_change(const SenderQp& qp) {
   if (wake_.armed() && qp.next_avail_ps < wake_.due()) {
-    wake_.arm_at(part_.sim, std::max(qp.next_avail_ps, part_.sim.now()));
+    wake_.arm_at(partition_.sim, std::max(qp.next_avail_ps, partition_.sim.now()));
   }
 }
 
@@ -71,7 +71,7 @@ void RdmaNic::on_wake() { port.kick_or_wait(); }
 
 inline void RdmaNic::send_data(SenderQp& qp, TimePs now) {
   const NicConfig& cfg = net_.nic_config();
-  Packet* p = part_.pool.get();
+  Packet* p = partition_.pool.get();
   const Flow& f = *qp.flow;
   p->type = PacketType::kData;
   p->priority = qp.priority;
@@ -84,7 +84,7 @@ inline void RdmaNic::send_data(SenderQp& qp, TimePs now) {
   p->payload_bytes = static_cast<std::uint32_t>(std::min<Bytes>(cfg.mtu_bytes, qp.size() - qp.snd_nxt));
   p->wire_bytes = static_cast<std::uint32_t>(p->payload_bytes + cfg.data_header_bytes + cfg.data_extra_bytes);
   p->sent_ps = now;
-  if (qp.snd_nxt < qp.max_sent) part_.counters.retransmitted_bytes += p->payload_bytes;
+  if (qp.snd_nxt < qp.max_sent) partition_.counters.retransmitted_bytes += p->payload_bytes;
   qp.sent_bytes += p->payload_bytes;
   qp.snd_nxt += p->payload_bytes;
   qp.max_sent = std::max(qp.max_sent, qp.snd_nxt);
@@ -98,18 +98,18 @@ inline void RdmaNic::send_data(SenderQp& qp, TimePs now) {
                                                static_cast<double>(kPsPerSec) / qp.rate_bps);
   qp.cc->on_sent(*p);
   if (control_) control_->on_sent(qp, *p);
-  ++part_.counters.data_packets;
+  ++partition_.counters.data_packets;
   port.transmit(p);
 }
 
 void RdmaNic::try_send() {
   if (port.busy()) return;
-  Simulator& sim = part_.sim;
+  Simulator& sim = partition_.sim;
   // ACK/NACK/CNP first, whatever priority they travel at (ACKs at data priority obey its pauses unless
   // nic.ack_priority is data_unpaused).
   if (Packet* p = port.pop_first_sendable(net_.nic_config().ack_unpaused_at_nic)) {
     port.transmit(p);
-    ++part_.counters.control_packets;
+    ++partition_.counters.control_packets;
     return;
   }
   const TimePs now = sim.now();
@@ -155,28 +155,28 @@ Packet* RdmaNic::packet_to_link(PacketType kind, std::uint32_t wire_bytes) {
 }
 
 Packet* RdmaNic::control_packet(PacketType kind, std::uint32_t wire_bytes) {
-  Packet* p = part_.pool.get();
+  Packet* p = partition_.pool.get();
   p->type = kind;
   p->priority = kControlPriority;
   p->ecn_capable = false;
   p->src = host_;
   p->wire_bytes = wire_bytes;
-  p->sent_ps = part_.sim.now();
+  p->sent_ps = partition_.sim.now();
   return p;
 }
 
 void RdmaNic::send_cnp(const Packet& data) {
-  ++part_.counters.cnps;
+  ++partition_.counters.cnps;
   send(make_reply(data, PacketType::kCnp));
 }
 
 void RdmaNic::send_cnp(std::uint32_t flow_id) {
-  ++part_.counters.cnps;
+  ++partition_.counters.cnps;
   send(packet_for_flow(flow_id, PacketType::kCnp, static_cast<std::uint32_t>(net_.nic_config().cnp_bytes)));
 }
 
 Packet* RdmaNic::make_reply(const Packet& data, PacketType type) {
-  Packet* p = part_.pool.get();
+  Packet* p = partition_.pool.get();
   write_reply(p, type, ReplyTo{data.flow_id, data.src, data.dst, data.sent_ps, data.priority});
   return p;
 }
@@ -210,12 +210,12 @@ void RdmaNic::receive(Packet* p) {
       break;
     }
     case PacketType::kPfc:
-      port.on_pfc(p->pfc_priority, p->pfc_quanta, p->pfc_kind);
+      port.on_pfc(p->pfc_priority, p->pfc_quanta, net_.pause_kind().read(*p));
       break;
     default:
       receive_scheme_packet(*p);
   }
-  part_.pool.put(p);
+  partition_.pool.put(p);
 }
 
 void RdmaNic::receive_scheme_packet(const Packet& p) {
@@ -238,7 +238,7 @@ bool RdmaNic::receive_data(Packet* p) {
   const NicConfig& cfg = net_.nic_config();
   ReceiverContext& rx = net_.receiver(p->flow_id);
   const Flow& f = net_.flow(p->flow_id);
-  const TimePs now = part_.sim.now();
+  const TimePs now = partition_.sim.now();
   rx.arrived_bytes += p->payload_bytes;
   rx.control->on_data(*p);  // the notification point (CNPs), or the scheme's receiver
   if (p->seq == rx.expected) {
@@ -255,7 +255,7 @@ bool RdmaNic::receive_data(Packet* p) {
       if (rx.ack_every > 1) [[unlikely]] {
         // This ACK covers the packet kept for the timeout, if any: it is not needed any more.
         if (auto held = unacked_.find(p->flow_id); held != unacked_.end()) {
-          part_.pool.put(held->second.packet);
+          partition_.pool.put(held->second.packet);
           unacked_.erase(held);
         }
       }
@@ -268,9 +268,9 @@ bool RdmaNic::receive_data(Packet* p) {
       auto [held, first] = unacked_.try_emplace(p->flow_id, Unacked{p, now + cfg.ack_timeout_ps});
       if (first) {
         ack_due_.emplace_back(held->second.due, p->flow_id);
-        if (!ack_timer_.armed()) ack_timer_.arm_at(part_.sim, held->second.due);
+        if (!ack_timer_.armed()) ack_timer_.arm_at(partition_.sim, held->second.due);
       } else {
-        part_.pool.put(held->second.packet);
+        partition_.pool.put(held->second.packet);
         held->second.packet = p;
       }
       return true;
@@ -285,7 +285,7 @@ bool RdmaNic::receive_data(Packet* p) {
       Packet* nack = make_reply(*p, PacketType::kNack);
       nack->seq = rx.expected;
       nack->ecn_ce = p->ecn_ce;
-      ++part_.counters.nacks;
+      ++partition_.counters.nacks;
       rx.control->on_ack(*nack);
       send(nack);
     }
@@ -311,7 +311,7 @@ void RdmaNic::send_ack(Packet* p, ReceiverContext& rx) {
 }
 
 void RdmaNic::on_ack_timer() {
-  const TimePs now = part_.sim.now();
+  const TimePs now = partition_.sim.now();
   while (!ack_due_.empty() && ack_due_.front().first <= now) {
     const auto [due, flow] = ack_due_.front();
     ack_due_.pop_front();
@@ -322,7 +322,7 @@ void RdmaNic::on_ack_timer() {
     unacked_.erase(held);
     send_ack(p, net_.receiver(flow));
   }
-  if (!ack_due_.empty()) ack_timer_.arm_at(part_.sim, ack_due_.front().first);
+  if (!ack_due_.empty()) ack_timer_.arm_at(partition_.sim, ack_due_.front().first);
 }
 
 void RdmaNic::place(const Packet& p, ReceiverContext& rx) {
@@ -365,7 +365,7 @@ void RdmaNic::receive_ack(Packet* p) {
   if (qp.finished) return;
   if (p->seq > qp.snd_una) {
     qp.snd_una = p->seq;
-    qp.last_progress_ps = part_.sim.now();
+    qp.last_progress_ps = partition_.sim.now();
   }
   if (p->type == PacketType::kNack) {
     qp.snd_nxt = qp.snd_una;  // go-back-N
@@ -381,16 +381,16 @@ void RdmaNic::on_rto(SenderQp& qp) {
   if (qp.finished) return;
   TimePs rto = net_.nic_config().rto_ps;
   TimePs deadline = qp.last_progress_ps + rto;
-  if (qp.snd_una < qp.snd_nxt && part_.sim.now() >= deadline) {
-    ++part_.counters.timeouts;
+  if (qp.snd_una < qp.snd_nxt && partition_.sim.now() >= deadline) {
+    ++partition_.counters.timeouts;
     qp.snd_nxt = qp.snd_una;
-    qp.last_progress_ps = part_.sim.now();
+    qp.last_progress_ps = partition_.sim.now();
     deadline = qp.last_progress_ps + rto;
     port.kick_or_wait();
-  } else if (part_.sim.now() >= deadline) {
-    deadline = part_.sim.now() + rto;
+  } else if (partition_.sim.now() >= deadline) {
+    deadline = partition_.sim.now() + rto;
   }
-  qp.rto.arm_at(part_.sim, deadline);
+  qp.rto.arm_at(partition_.sim, deadline);
 }
 
 void RdmaNic::complete(SenderQp& qp) {

@@ -35,7 +35,7 @@ class RdmaNic {
   std::uint32_t host() const { return host_; }
   // Flows started at this NIC and not yet completed (TIMELY starts a flow at C / (this + 1)).
   std::size_t active_flows() const { return active_.size(); }
-  Simulator& sim() { return part_.sim; }
+  Simulator& sim() { return partition_.sim; }
   void start_flow(SenderQp& qp);
   // A QP's pacing, window or send gate changed: it may be able to send earlier than the NIC planned.
   void on_qp_rate_change(const SenderQp& qp);
@@ -65,12 +65,12 @@ class RdmaNic {
   Packet* packet_to_link(PacketType kind, std::uint32_t wire_bytes);
   // Queues a packet with the NIC's replies (sent before data, in priority order) and starts the port.
   void send(Packet* p);
-  void free_packet(Packet* p) { part_.pool.put(p); }
+  void free_packet(Packet* p) { partition_.pool.put(p); }
   // A scheme's own queue at this NIC refused its packet (a full credit queue): counted as a scheme drop
   // (summary.json packets.scheme_drops, not a loss of data), and freed.
   void drop_scheme_packet(Packet* p) {
-    part_.count_drop(*p, DropReason::kScheme);
-    part_.pool.put(p);
+    partition_.count_drop(*p, DropReason::kScheme);
+    partition_.pool.put(p);
   }
   // A CNP for the flow of `data` (the ECN notification point): counted, queued, sent.
   void send_cnp(const Packet& data);
@@ -114,7 +114,7 @@ class RdmaNic {
   void complete(SenderQp& qp);
 
   Network& net_;
-  Partition& part_;  // the thread's share this NIC runs in
+  Partition& partition_;  // the thread's share this NIC runs in
   std::uint32_t host_;
   std::vector<SenderQp*> active_;
   std::size_t rr_next_ = 0;

@@ -10,7 +10,7 @@ namespace lossless {
 Switch::Switch(Network& net, std::uint32_t index, std::uint32_t node, std::size_t n_ports)
     : ports(n_ports),
       net_(net),
-      part_(net.partition_of(node)),
+      partition_(net.partition_of(node)),
       index_(index),
       node_(node),
       rng_(net.seed(), "switch", index) {}
@@ -148,7 +148,7 @@ bool Switch::should_mark(std::uint16_t port, Bytes queue_bytes) {
 
 Packet* Switch::packet_to_source(std::uint32_t flow_id, PacketType kind, std::uint32_t wire_bytes) {
   const Flow& f = net_.flow(flow_id);
-  Packet* p = part_.pool.get();
+  Packet* p = partition_.pool.get();
   p->type = kind;
   p->priority = kControlPriority;
   p->ecn_capable = false;
@@ -157,7 +157,7 @@ Packet* Switch::packet_to_source(std::uint32_t flow_id, PacketType kind, std::ui
   p->dst = f.src;
   p->ecmp_hash = net_.reverse_hash(flow_id);
   p->wire_bytes = wire_bytes;
-  p->sent_ps = part_.sim.now();
+  p->sent_ps = partition_.sim.now();
   return p;
 }
 
@@ -168,8 +168,8 @@ void Switch::send_on(std::uint16_t port, Packet* p) {
   LOSSLESS_CHECK(p->priority == kControlPriority, "a switch sends its own packets at priority 0");
   Port& out = ports[port];
   if (!out.enqueue_from(p, EgressQueues::kSwitchMade)) {
-    part_.count_drop(*p, DropReason::kScheme);
-    part_.pool.put(p);
+    partition_.count_drop(*p, DropReason::kScheme);
+    partition_.pool.put(p);
     return;
   }
   out.kick_or_wait();
@@ -177,13 +177,13 @@ void Switch::send_on(std::uint16_t port, Packet* p) {
 
 void Switch::queue_pause_frame(std::uint16_t port, std::uint8_t prio, std::uint16_t quanta,
                                std::uint8_t kind) {
-  Packet* f = part_.pool.get();
+  Packet* f = partition_.pool.get();
   f->type = PacketType::kPfc;
   f->priority = kControlPriority;
   f->ecn_capable = false;
   f->pfc_priority = prio;
   f->pfc_quanta = quanta;
-  f->pfc_kind = kind;
+  net_.pause_kind().write(*f, kind);
   f->wire_bytes = static_cast<std::uint32_t>(net_.nic_config().pfc_bytes);
   ports[port].enqueue(f);
 }
@@ -198,7 +198,7 @@ void Switch::deliver_link_local(Port& in, Packet* p) {
 
 void Switch::retry_at(std::uint16_t port, TimePs at) {
   Timer& t = retry_[port].timer;
-  if (!t.armed() || at < t.due()) t.arm_at(part_.sim, at);
+  if (!t.armed() || at < t.due()) t.arm_at(partition_.sim, at);
 }
 
 void Switch::on_pause_change(void* owner, std::uint16_t port, std::uint8_t prio, bool paused) {

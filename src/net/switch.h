@@ -44,7 +44,7 @@ class Switch {
   Network& net() { return net_; }
   const Network& net() const { return net_; }
   // The clock and event queue this switch runs on (its partition's).
-  Simulator& sim() { return part_.sim; }
+  Simulator& sim() { return partition_.sim; }
   // The switch's random stream (RED marking, spraying).
   RngStream& rng() { return rng_; }
   BufferModel& buffer() { return *buffer_; }
@@ -68,7 +68,7 @@ class Switch {
   SwitchMechanism* marking() { return marking_.get(); }
   // Sets the CE mark of a data packet leaving this switch (a marking scheme's dequeue hook), counted once.
   void mark_ce(Packet& p) {
-    if (!p.ecn_ce) ++part_.counters.ecn_marks;
+    if (!p.ecn_ce) ++partition_.counters.ecn_marks;
     p.ecn_ce = true;
   }
   // The receive handler of this switch's packet path: what the ports at the other end of its links deliver
@@ -90,8 +90,8 @@ class Switch {
 
   // Packets a scheme makes at this switch. new_packet(): a reset packet from the pool; free_packet(): back to
   // it.
-  Packet* new_packet() { return part_.pool.get(); }
-  void free_packet(Packet* p) { part_.pool.put(p); }
+  Packet* new_packet() { return partition_.pool.get(); }
+  void free_packet(Packet* p) { partition_.pool.put(p); }
   // A control-priority packet of `kind` about `flow_id` addressed to the flow's source host (a CNP, a fair
   // rate): the caller writes its scheme fields, then send()s it. A switch's own packets travel at priority 0
   // (the buffer never admitted them).
@@ -134,7 +134,7 @@ class Switch {
   void add_hooks(SwitchMechanism* m);
 
   Network& net_;
-  Partition& part_;  // the thread's share this switch runs in
+  Partition& partition_;  // the thread's share this switch runs in
   std::uint32_t index_;
   std::uint32_t node_;
   bool lossless_ = true;

@@ -4,6 +4,11 @@
 // It is compiled for each combination of the extensions a switch may use (kFeatures: mechanisms' enqueue and
 // dequeue hooks, custom egress queue sets; Buffer = BufferModel for an architecture's own buffer), and each
 // switch runs the one with exactly what it uses: a switch without hooks runs a path without any hook code.
+//
+// Why compiled paths: the packet path is where the simulator spends its time. A single path that checks at
+// run time what each switch uses executed +3.4 % instructions on the fat320 benchmarks, DCQCN and HPCC alike
+// (bench/scenarios/fat320-ws30-dcqcn and -hpcc, counted by bench/instructions.sh: cachegrind Ir over 0.6 ms
+// of traffic; the figure of issue 27), above the +3 % a change may cost any bench scenario.
 #pragma once
 #include <type_traits>
 #include <utility>
@@ -11,6 +16,7 @@
 #include "core/error.h"
 #include "net/flow_control.h"
 #include "net/int_stamp.h"
+#include "net/network.h"
 #include "net/switch.h"
 
 namespace lossless {
@@ -57,8 +63,8 @@ struct SwitchPath {
   static void receive(Switch& sw, Port& in, Packet* p) {
     if (is_link_local(p->type)) {
       if (p->type == PacketType::kPfc) {
-        in.on_pfc(p->pfc_priority, p->pfc_quanta, p->pfc_kind);
-        sw.part_.pool.put(p);
+        in.on_pfc(p->pfc_priority, p->pfc_quanta, sw.net().pause_kind().read(*p));
+        sw.partition_.pool.put(p);
       } else {
         sw.deliver_link_local(in, p);  // to the mechanism that takes it (an error if none does)
       }
@@ -69,8 +75,8 @@ struct SwitchPath {
     if (prio != kControlPriority) {
       Buffer& buf = buffer(sw);
       if (!buf.admit(in.index, prio, p->wire_bytes, out)) {
-        sw.part_.count_drop(*p, sw.lossless_ ? DropReason::kHeadroomFull : DropReason::kBufferFull);
-        sw.part_.pool.put(p);
+        sw.partition_.count_drop(*p, sw.lossless_ ? DropReason::kHeadroomFull : DropReason::kBufferFull);
+        sw.partition_.pool.put(p);
         return;
       }
       p->in_port = in.index;
@@ -82,7 +88,7 @@ struct SwitchPath {
       // port does, without touching the queue (the common case below saturation).
       if (egress.idle_for(prio)) {
         const Bytes queued = egress.queued_bytes + p->wire_bytes;
-        if (queued > sw.part_.counters.max_queue_bytes) sw.part_.counters.max_queue_bytes = queued;
+        if (queued > sw.partition_.counters.max_queue_bytes) sw.partition_.counters.max_queue_bytes = queued;
         p->next = nullptr;
         egress.bypass_queue(prio);
         send_packet<true>(sw, egress, p);
@@ -96,8 +102,8 @@ struct SwitchPath {
           buf.release(in.index, prio, p->wire_bytes, out);
           policy(sw).after_release(sw, buf, in.index, prio, *p, out);
         }
-        sw.part_.count_drop(*p, DropReason::kScheme);
-        sw.part_.pool.put(p);
+        sw.partition_.count_drop(*p, DropReason::kScheme);
+        sw.partition_.pool.put(p);
         return;
       }
     } else {
@@ -111,8 +117,8 @@ struct SwitchPath {
         for (std::size_t i = 1; i < n; ++i) m[i]->on_enqueue(egress, *p);
       }
     }
-    if (egress.queued_bytes > sw.part_.counters.max_queue_bytes)
-      sw.part_.counters.max_queue_bytes = egress.queued_bytes;
+    if (egress.queued_bytes > sw.partition_.counters.max_queue_bytes)
+      sw.partition_.counters.max_queue_bytes = egress.queued_bytes;
     egress.kick_or_wait();
   }
 
@@ -147,7 +153,7 @@ struct SwitchPath {
       // marked: should_mark(port, 0) is false and draws nothing).
       if (!kDirect && p->ecn_capable && sw.ecn_enabled_ &&
           sw.should_mark(out.index, queue_bytes(out, prio))) {
-        if (!p->ecn_ce) ++sw.part_.counters.ecn_marks;
+        if (!p->ecn_ce) ++sw.partition_.counters.ecn_marks;
         p->ecn_ce = true;
       }
       if (release_here) policy(sw).after_release(sw, buf, p->in_port, prio, *p, out.index);
@@ -158,9 +164,9 @@ struct SwitchPath {
         m[0]->on_dequeue(out, *p);
         for (std::size_t i = 1; i < n; ++i) m[i]->on_dequeue(out, *p);
       }
-      if constexpr (kInt) stamp_int(sw.int_stamp_, out, *p, sw.part_.sim.now());
+      if constexpr (kInt) stamp_int(sw.int_stamp_, out, *p, sw.partition_.sim.now());
     }
-    if (p->type != PacketType::kData) ++sw.part_.counters.control_packets;
+    if (p->type != PacketType::kData) ++sw.partition_.counters.control_packets;
     out.transmit(p);
   }
 

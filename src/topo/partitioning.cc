@@ -73,10 +73,10 @@ std::vector<std::uint32_t> group_cuts(const std::vector<std::uint32_t>& order,
 
 }  // namespace
 
-std::vector<std::uint8_t> split_nodes(const Topology& topo, unsigned parts, unsigned groups) {
+std::vector<std::uint8_t> split_nodes(const Topology& topo, unsigned partitions, unsigned groups) {
   const std::uint32_t n = topo.nodes();
-  std::vector<std::uint8_t> part(n, 0);
-  if (parts <= 1 || n == 0) return part;
+  std::vector<std::uint8_t> partition(n, 0);
+  if (partitions <= 1 || n == 0) return partition;
   groups = std::max(1u, groups);
   std::vector<std::vector<std::uint32_t>> adj(n);
   for (const TopoLink& l : topo.links) {
@@ -103,11 +103,11 @@ std::vector<std::uint8_t> split_nodes(const Topology& topo, unsigned parts, unsi
   for (std::uint32_t v = topo.hosts; v < n; ++v)
     if (tier[v] != kUnreached) top = std::max(top, tier[v]);
   // Hosts: contiguous ranges; over groups (ranks), whole pods or racks per group where the balance allows.
-  std::vector<std::uint32_t> share(parts, 0);  // hosts per partition
+  std::vector<std::uint32_t> share(partitions, 0);  // hosts per partition
   if (groups == 1) {
     for (std::uint32_t h = 0; h < topo.hosts; ++h) {
-      part[h] = static_cast<std::uint8_t>(std::uint64_t{h} * parts / topo.hosts);
-      ++share[part[h]];
+      partition[h] = static_cast<std::uint8_t>(std::uint64_t{h} * partitions / topo.hosts);
+      ++share[partition[h]];
     }
   } else {
     const std::vector<std::uint32_t> pod = host_components(topo, adj, tier, std::max(top, 1u));
@@ -117,14 +117,14 @@ std::vector<std::uint8_t> split_nodes(const Topology& topo, unsigned parts, unsi
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
       return pod[a] != pod[b] ? pod[a] < pod[b] : rack[a] < rack[b];
     });
-    const unsigned per_group = parts / groups;
+    const unsigned per_group = partitions / groups;
     const std::vector<std::uint32_t> cuts = group_cuts(order, {&pod, &rack}, groups, per_group);
     for (unsigned g = 0; g < groups; ++g) {
       const std::uint32_t size = cuts[g + 1] - cuts[g];
       for (std::uint32_t i = cuts[g]; i < cuts[g + 1]; ++i) {
         const auto p =
             static_cast<std::uint8_t>(g * per_group + std::uint64_t{i - cuts[g]} * per_group / size);
-        part[order[i]] = p;
+        partition[order[i]] = p;
         ++share[p];
       }
     }
@@ -136,27 +136,28 @@ std::vector<std::uint8_t> split_nodes(const Topology& topo, unsigned parts, unsi
     for (std::uint32_t v = topo.hosts; v < n; ++v)
       if (tier[v] == t || (t == top + 1 && tier[v] == kUnreached)) members.push_back(v);
     if (members.empty()) continue;
-    std::vector<std::size_t> cap(parts, (members.size() + parts - 1) / parts);
+    std::vector<std::size_t> cap(partitions, (members.size() + partitions - 1) / partitions);
     if (groups > 1)
-      for (unsigned p = 0; p < parts; ++p)
+      for (unsigned p = 0; p < partitions; ++p)
         cap[p] = static_cast<std::size_t>((std::uint64_t{members.size()} * share[p] + topo.hosts - 1) /
                                           topo.hosts);
-    std::vector<std::size_t> taken(parts, 0);
+    std::vector<std::size_t> taken(partitions, 0);
     for (std::uint32_t v : members) {
-      std::vector<std::uint32_t> votes(parts, 0);
+      std::vector<std::uint32_t> votes(partitions, 0);
       for (std::uint32_t w : adj[v])
-        if (tier[w] != kUnreached && tier[w] + 1 == t) ++votes[part[w]];
-      unsigned best = parts;
-      for (unsigned p = 0; p < parts; ++p) {
+        if (tier[w] != kUnreached && tier[w] + 1 == t) ++votes[partition[w]];
+      unsigned best = partitions;
+      for (unsigned p = 0; p < partitions; ++p) {
         if (taken[p] >= cap[p]) continue;
-        if (best == parts || votes[p] > votes[best] || (votes[p] == votes[best] && taken[p] < taken[best]))
+        if (best == partitions || votes[p] > votes[best] ||
+            (votes[p] == votes[best] && taken[p] < taken[best]))
           best = p;
       }
-      part[v] = static_cast<std::uint8_t>(best);
+      partition[v] = static_cast<std::uint8_t>(best);
       ++taken[best];
     }
   }
-  return part;
+  return partition;
 }
 
 TimePs min_link_delay(const Topology& topo) {

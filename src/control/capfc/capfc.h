@@ -135,6 +135,8 @@ class CapfcEngine {
 
 class Capfc final : public FlowControlPolicy {
  public:
+  // Its pause frames carry their kind (net/pause_kinds.h).
+  static constexpr const SlotSpec* kSlots[] = {&kPauseKindSlot};
   static constexpr bool kLossless = true;
   Capfc(const CapfcParams& p, Switch& sw);
 

@@ -224,6 +224,8 @@ class PpfcEngine {
 
 class Ppfc final : public FlowControlPolicy {
  public:
+  // Its pause frames carry their kind (net/pause_kinds.h).
+  static constexpr const SlotSpec* kSlots[] = {&kPauseKindSlot};
   static constexpr bool kLossless = true;
   Ppfc(const PpfcParams& p, Switch& sw);
   void start() override;
