@@ -133,5 +133,18 @@ TEST(RandomFindings, ExpressPassAsksAgainWhenItsCreditRequestIsLost) {
   EXPECT_NE(read_text(out + "/summary.json").find("\"completed\": 3"), std::string::npos);
 }
 
+TEST(RandomFindings, SwiftAloneOnTwoMicrosecondLinksRunsAtLineRate) {
+  const std::string out = temp_dir("random_swift_2us");
+  std::string err;
+  ASSERT_EQ(run_cli("run " + input("random-swift-2us-links") + " --check --quiet -o " + out, &err), 0) << err;
+  RunOutput o;
+  o.dir = out;
+  const auto rows = o.csv("fct.csv");
+  ASSERT_EQ(rows.size(), 1u);
+  ASSERT_FALSE(rows[0].at("finish_ns").empty())
+      << "the 5 MB flow did not finish by 2 ms (it crawled at 161 Mb/s)";
+  EXPECT_LT(num(rows[0], "slowdown"), 1.05);
+}
+
 }  // namespace
 }  // namespace lossless::test

@@ -18,8 +18,9 @@ SwiftSender::SwiftSender(const SwiftParams& p, SenderQp& qp, const CcEnv& env)
                                            env.nic.data_extra_bytes)),
       max_cwnd_(p.max_cwnd > 0 ? p.max_cwnd
                                : std::max(p.min_cwnd, static_cast<double>(env.max_bdp_bytes) / mtu_)),
-      hop_target_(static_cast<double>(p.base_target) +
-                  static_cast<double>(env.path_switches) * static_cast<double>(p.hop_scale)),
+      hop_target_(std::max(static_cast<double>(p.base_target) +
+                               static_cast<double>(env.path_switches) * static_cast<double>(p.hop_scale),
+                           static_cast<double>(env.data_one_way_ps + env.ack_one_way_ps + p.min_queueing))),
       alpha_fs_(static_cast<double>(p.fs_range) /
                 (1 / std::sqrt(p.fs_min_cwnd) - 1 / std::sqrt(p.fs_max_cwnd))),
       beta_fs_(-alpha_fs_ / std::sqrt(p.fs_max_cwnd)),
