@@ -145,14 +145,9 @@ int check_status(const Args& a, const RunResult& r, const std::string& dir) {
 // Over ranks (`mpirun -n R`), every rank runs the command; rank 0 alone prints and writes the outputs.
 bool is_root(const RankLink* link) { return !link || link->rank() == 0; }
 
-int cmd_run(int argc, char** argv, RankLink* link) {
-  Args a;
-  Scenario sc;
-  on_every_rank(link, [&] {
-    a = parse_args(argc, argv, 2, false, true, true);
-    sc = load_scenario(a.file, a.ov);
-  });
-  RunOptions opts;
+// Runs a loaded scenario for `run` and `hpcc`: the options both take, the interrupt, the result table with
+// `where` (what was written) under it, and the exit status --check asks for.
+int run_loaded(Scenario& sc, const Args& a, RunOptions opts, RankLink* link, const std::string& where) {
   opts.quiet = a.quiet;
   opts.threads = a.threads;
   opts.check = a.check;
@@ -166,9 +161,19 @@ int cmd_run(int argc, char** argv, RankLink* link) {
   }
   if (!a.quiet && is_root(link)) {
     print_result_table(r, stdout);
-    std::printf("outputs in %s\n", sc.output.dir.c_str());
+    std::printf("%s\n", where.c_str());
   }
   return check_status(a, r, sc.output.dir);
+}
+
+int cmd_run(int argc, char** argv, RankLink* link) {
+  Args a;
+  Scenario sc;
+  on_every_rank(link, [&] {
+    a = parse_args(argc, argv, 2, false, true, true);
+    sc = load_scenario(a.file, a.ov);
+  });
+  return run_loaded(sc, a, RunOptions{}, link, "outputs in " + sc.output.dir);
 }
 
 int cmd_hpcc(int argc, char** argv, RankLink* link) {
@@ -184,25 +189,11 @@ int cmd_hpcc(int argc, char** argv, RankLink* link) {
     sc = parse_hpcc_scenario(cfg, a.ov);
   });
   RunOptions opts;
-  opts.quiet = a.quiet;
-  opts.threads = a.threads;
   opts.hpcc_fct_path = cfg.fct_output;
   opts.hpcc_pfc_path = cfg.pfc_output;
-  opts.check = a.check;
-  opts.link = link;
-  RunResult r;
-  try {
-    r = run_scenario(sc, opts);
-  } catch (const Interrupted& e) {
-    if (!is_root(link)) return kInterruptedExitStatus;
-    return report_interrupt(e, sc.output.dir, sc.flows.size());
-  }
-  if (!a.quiet && is_root(link)) {
-    print_result_table(r, stdout);
-    std::printf("HPCC-format files: %s %s; our outputs in %s\n", cfg.fct_output.c_str(),
-                cfg.pfc_output.c_str(), sc.output.dir.c_str());
-  }
-  return check_status(a, r, sc.output.dir);
+  return run_loaded(
+      sc, a, opts, link,
+      "HPCC-format files: " + cfg.fct_output + " " + cfg.pfc_output + "; our outputs in " + sc.output.dir);
 }
 
 int cmd_validate(int argc, char** argv) {
