@@ -69,16 +69,21 @@ struct Scheme {
 
 // The schemes of one part of `lossless list` output: "  NAME — summary" lines, each followed by its
 // "    key  default  doc" lines, from the line starting with `from` to the next line starting with `until`.
-std::vector<Scheme> parse_list(const std::string& text, const std::string& from, const std::string& until) {
-  std::vector<Scheme> schemes;
+// The lines of `lossless list` output after the first line starting with `from`.
+std::vector<std::string> lines_after(const std::string& text, const std::string& from) {
+  std::vector<std::string> lines;
   std::istringstream in(text);
   bool inside = false;
   for (std::string line; std::getline(in, line);) {
-    if (line.rfind(from, 0) == 0) {
-      inside = true;
-      continue;
-    }
-    if (!inside) continue;
+    if (inside) lines.push_back(line);
+    inside = inside || line.rfind(from, 0) == 0;
+  }
+  return lines;
+}
+
+std::vector<Scheme> parse_list(const std::string& text, const std::string& from, const std::string& until) {
+  std::vector<Scheme> schemes;
+  for (const std::string& line : lines_after(text, from)) {
     if (!until.empty() && line.rfind(until, 0) == 0) break;
     if (line.rfind("    ", 0) == 0 && !schemes.empty()) {
       std::istringstream ss(line);
@@ -192,14 +197,7 @@ const std::vector<SwitchRegistry>& switch_registries() {
 // each line indented by exactly two spaces.
 std::vector<std::string> listed_names(const std::string& text, const std::string& from) {
   std::vector<std::string> names;
-  std::istringstream in(text);
-  bool inside = false;
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind(from, 0) == 0) {
-      inside = true;
-      continue;
-    }
-    if (!inside) continue;
+  for (const std::string& line : lines_after(text, from)) {
     if (line.empty() || line[0] != ' ') break;
     if (line.rfind("   ", 0) == 0) continue;
     std::istringstream ss(line);

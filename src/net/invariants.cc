@@ -6,6 +6,7 @@
 
 #include "net/network.h"
 #include "net/packet_kinds.h"
+#include "topo/routing.h"
 
 namespace lossless {
 namespace {
@@ -30,14 +31,7 @@ InvariantViolation::InvariantViolation(const std::string& invariant, const std::
       invariant_(invariant) {}
 
 FabricChecker::FabricChecker(const Network& net) : net_(net), drops_seen_(net.partitions(), 0) {
-  if (net.ranks() == 1) return;
-  const Topology& t = net.topology();
-  first_port_.assign(t.nodes() + 1, 0);
-  for (const TopoLink& l : t.links) {
-    ++first_port_[l.a + 1];
-    ++first_port_[l.b + 1];
-  }
-  for (std::uint32_t n = 0; n < t.nodes(); ++n) first_port_[n + 1] += first_port_[n];
+  if (net.ranks() > 1) first_port_ = first_port_of_nodes(net.topology());
 }
 
 std::string FabricChecker::port_name(const Port& p) const {

@@ -61,14 +61,7 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
     partition.outbox.resize(global_partitions_);
     partition.sim.use_node_clocks(node_clocks_.data(), topo_.nodes());
   }
-  node_ports_.resize(topo_.nodes());
-  for (std::uint32_t i = 0; i < topo_.links.size(); ++i) {
-    const auto& l = topo_.links[i];
-    node_ports_[l.a].peer.push_back(l.b);
-    node_ports_[l.a].link.push_back(i);
-    node_ports_[l.b].peer.push_back(l.a);
-    node_ports_[l.b].link.push_back(i);
-  }
+  node_ports_ = node_ports_of(topo_);
   for (std::uint32_t n = 0; n < topo_.nodes(); ++n)
     LOSSLESS_CHECK(node_ports_[n].peer.size() < 0xffff, "too many ports on one node");
   routes_ = RoutingTable(topo_, node_ports_);

@@ -9,6 +9,7 @@
 #include "net/deadlock.h"
 #include "net/invariants.h"
 #include "net/network.h"
+#include "topo/routing.h"
 
 namespace lossless {
 namespace {
@@ -210,12 +211,7 @@ UnfinishedReport classify_unfinished(const Network& net, RunEnd end, TimePs end_
 PausedPorts paused_ports_here(const Network& net) {
   const Topology& topo = net.topology();
   PausedPorts r;
-  r.first_port.assign(topo.nodes() + 1, 0);
-  for (const TopoLink& l : topo.links) {
-    ++r.first_port[l.a + 1];
-    ++r.first_port[l.b + 1];
-  }
-  for (std::uint32_t k = 0; k < topo.nodes(); ++k) r.first_port[k + 1] += r.first_port[k];
+  r.first_port = first_port_of_nodes(topo);
   for (std::uint32_t s = 0; s < net.switch_count(); ++s)
     if (net.has_switch(s))
       for (const Port& p : net.switch_at(s).ports)

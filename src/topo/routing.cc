@@ -6,6 +6,28 @@
 
 namespace lossless {
 
+std::vector<NodePorts> node_ports_of(const Topology& topo) {
+  std::vector<NodePorts> p(topo.nodes());
+  for (std::uint32_t i = 0; i < topo.links.size(); ++i) {
+    const TopoLink& l = topo.links[i];
+    p[l.a].peer.push_back(l.b);
+    p[l.a].link.push_back(i);
+    p[l.b].peer.push_back(l.a);
+    p[l.b].link.push_back(i);
+  }
+  return p;
+}
+
+std::vector<std::uint32_t> first_port_of_nodes(const Topology& topo) {
+  std::vector<std::uint32_t> first(topo.nodes() + 1, 0);
+  for (const TopoLink& l : topo.links) {
+    ++first[l.a + 1];
+    ++first[l.b + 1];
+  }
+  for (std::uint32_t n = 0; n < topo.nodes(); ++n) first[n + 1] += first[n];
+  return first;
+}
+
 RoutingTable::RoutingTable(const Topology& topo, const std::vector<NodePorts>& ports)
     : hosts_(topo.hosts), switches_(topo.switches) {
   constexpr std::uint32_t kInf = kUnreachable;

@@ -32,6 +32,11 @@ struct NodePorts {  // port index -> (peer node, link index)
   std::vector<std::uint32_t> link;
 };
 
+// Every node's ports, in the order of the topology's links (port i of a node is its i-th link).
+std::vector<NodePorts> node_ports_of(const Topology& topo);
+// A numbering of every port of the fabric: node n's ports are [first[n], first[n + 1]) (size nodes() + 1).
+std::vector<std::uint32_t> first_port_of_nodes(const Topology& topo);
+
 class RoutingTable {
  public:
   static constexpr std::uint32_t kUnreachable = ~std::uint32_t{0};

@@ -12,17 +12,6 @@
 namespace lossless {
 namespace {
 
-std::vector<NodePorts> ports_of(const Topology& t) {
-  std::vector<NodePorts> p(t.nodes());
-  for (std::uint32_t i = 0; i < t.links.size(); ++i) {
-    p[t.links[i].a].peer.push_back(t.links[i].b);
-    p[t.links[i].a].link.push_back(i);
-    p[t.links[i].b].peer.push_back(t.links[i].a);
-    p[t.links[i].b].link.push_back(i);
-  }
-  return p;
-}
-
 // The table as it was (c6847b6): a BFS from every host over all nodes, hosts other than the destination not
 // forwarding; a switch's candidates are its ports to neighbours one hop closer.
 struct PerHostTable {
@@ -71,7 +60,7 @@ PerHostTable per_host_table(const Topology& topo, const std::vector<NodePorts>& 
 }
 
 void expect_same(const Topology& topo) {
-  const auto ports = ports_of(topo);
+  const auto ports = node_ports_of(topo);
   const RoutingTable r(topo, ports);
   const PerHostTable ref = per_host_table(topo, ports);
   for (std::uint32_t dst = 0; dst < topo.hosts; ++dst) {
@@ -120,7 +109,7 @@ TEST(Routing, GroupedTableMatchesPerHostTableOnIrregularGraphs) {
 
 TEST(Routing, TableStaysSmallOnLargeFatTrees) {
   const Topology t = make_fat_tree_k(16, {}, {});  // 1,024 hosts, 320 switches
-  const RoutingTable r(t, ports_of(t));
+  const RoutingTable r(t, node_ports_of(t));
   EXPECT_LT(r.bytes(), 2u << 20);  // the per-host table took ~11 MB
 }
 

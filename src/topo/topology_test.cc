@@ -9,24 +9,13 @@
 namespace lossless {
 namespace {
 
-std::vector<NodePorts> ports_of(const Topology& t) {
-  std::vector<NodePorts> p(t.nodes());
-  for (std::uint32_t i = 0; i < t.links.size(); ++i) {
-    p[t.links[i].a].peer.push_back(t.links[i].b);
-    p[t.links[i].a].link.push_back(i);
-    p[t.links[i].b].peer.push_back(t.links[i].a);
-    p[t.links[i].b].link.push_back(i);
-  }
-  return p;
-}
-
 TEST(Topology, HpccFatTreeExplicitForm) {
   Topology t = make_fat_tree(5, 4, 4, 16, 16, {100'000'000'000, kPsPerUs}, {400'000'000'000, kPsPerUs});
   EXPECT_EQ(t.hosts, 320u);
   EXPECT_EQ(t.switches, 56u);
   EXPECT_EQ(t.links.size(), 480u);
   check_topology(t, "t", "");
-  RoutingTable r(t, ports_of(t));
+  RoutingTable r(t, node_ports_of(t));
   EXPECT_EQ(r.hops(0, 1), 2u);    // same ToR
   EXPECT_EQ(r.hops(0, 16), 4u);   // same pod
   EXPECT_EQ(r.hops(0, 300), 6u);  // across the core
