@@ -1,8 +1,8 @@
 // Every registered scheme, found through `lossless list` (so that schemes added later are covered without
 // editing this file): congestion controls, switch mechanisms, flow-control policies, routing, switch
-// architectures, ECN marking, topologies and workloads. Its resolved scenario.yaml validates and re-runs to
-// identical outputs, and every numeric parameter set to zero is either rejected (exit 2) or runs to its end
-// (no division by zero, no timer that re-arms without simulated time passing).
+// architectures, ECN marking, topologies, workloads and monitors. Its resolved scenario.yaml validates and
+// re-runs to identical outputs, and every numeric parameter set to zero is either rejected (exit 2) or runs
+// to its end (no division by zero, no timer that re-arms without simulated time passing).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -193,18 +193,12 @@ const std::vector<SwitchRegistry>& switch_registries() {
   return r;
 }
 
-// The scheme names of a hand-written section of `lossless list` (workloads, topologies): the first word of
-// each line indented by exactly two spaces.
-std::vector<std::string> listed_names(const std::string& text, const std::string& from) {
+// The names of the entries of a part of the scenario as `lossless list` prints them from its table
+// (scenario/part_types.h): topology types, workload types, monitors.
+std::vector<std::string> part_names(const std::string& text, const std::string& from,
+                                    const std::string& until) {
   std::vector<std::string> names;
-  for (const std::string& line : lines_after(text, from)) {
-    if (line.empty() || line[0] != ' ') break;
-    if (line.rfind("   ", 0) == 0) continue;
-    std::istringstream ss(line);
-    std::string name;
-    ss >> name;
-    names.push_back(name);
-  }
+  for (const Scheme& s : parse_list(text, from, until)) names.push_back(s.name);
   return names;
 }
 
@@ -360,8 +354,8 @@ TEST(EveryScheme, EverySwitchSchemeReRunsIdenticallyAndTakesZeroOrRejectsIt) {
   EXPECT_GE(zeros, 10);
 }
 
-// Every topology type and workload type `lossless list` names runs (a small instance of each) and re-runs
-// identically from its resolved scenario. A type added without an instance here fails, naming it.
+// Every topology type and workload type `lossless list` prints from its table runs (a small instance of each)
+// and re-runs identically from its resolved scenario. A type added without an instance here fails, naming it.
 TEST(EveryScheme, EveryTopologyAndWorkloadTypeReRunsIdentically) {
   const std::string text = cli_stdout("list");
   const std::string hpcc_topology =
@@ -394,8 +388,8 @@ TEST(EveryScheme, EveryTopologyAndWorkloadTypeReRunsIdentically) {
     std::ofstream(dir + "/flows.txt") << "2\n1 0 3 100 50000 0.00001\n2 0 3 100 50000 0.00002\n";
     return dir;
   };
-  const std::vector<std::string> listed_topologies = listed_names(text, "topologies (");
-  const std::vector<std::string> listed_workloads = listed_names(text, "workloads (");
+  const std::vector<std::string> listed_topologies = part_names(text, "topologies (", "monitors (");
+  const std::vector<std::string> listed_workloads = part_names(text, "workloads (", "topologies (");
   EXPECT_GE(listed_topologies.size(), 6u);
   EXPECT_GE(listed_workloads.size(), 4u);
   for (const std::string& t : listed_topologies) {
@@ -423,6 +417,48 @@ TEST(EveryScheme, EveryTopologyAndWorkloadTypeReRunsIdentically) {
     runs_and_reruns_identically(
         "workload_" + w,
         congested_scenario("cc: {algorithm: dcqcn}\n", "", "", kStar, in_dir(it->second, dir)), dir);
+  }
+}
+
+// Every monitor `lossless list monitors` prints from its table records what it names (or, for pfc, leaves it
+// out when off) and re-runs identically from its resolved scenario. A monitor added without an instance here
+// fails, naming it.
+TEST(EveryScheme, EveryMonitorReRunsIdentically) {
+  // (instance under monitor:, the file it writes, whether that file is written)
+  struct Instance {
+    std::string monitor, file;
+    bool written;
+  };
+  const std::map<std::string, Instance> monitors{
+      {"queues", {"{queues: {interval: 20us, where: [\"s0:1\"]}, pfc: true}", "queues.csv", true}},
+      {"flow_rates", {"{flow_rates: {interval: 50us, flows: [0, 2]}}", "flow_rates.csv", true}},
+      {"fabric", {"{fabric: {interval: 50us}}", "fabric.json", true}},
+      {"pfc", {"{pfc: false}", "pfc.csv", false}},
+  };
+  const std::vector<std::string> listed = part_names(cli_stdout("list monitors"), "monitors (", "");
+  EXPECT_GE(listed.size(), 4u);
+  for (const std::string& name : listed) {
+    auto it = monitors.find(name);
+    if (it == monitors.end()) {
+      ADD_FAILURE() << "monitor '" << name << "' has no instance in this test";
+      continue;
+    }
+    const std::string tag = "monitor_" + name;
+    const std::string dir = temp_dir(tag);
+    std::string scenario = congested_scenario("cc: {algorithm: dcqcn}\n", "");
+    scenario = scenario.substr(0, scenario.find("monitor: ")) + "monitor: " + it->second.monitor + "\n";
+    std::ofstream(dir + "/s.yaml") << scenario;
+    std::string err;
+    ASSERT_EQ(run_cli("run " + dir + "/s.yaml --quiet -o " + dir + "/a", &err), 0) << tag << ": " << err;
+    ASSERT_EQ(run_cli("run " + dir + "/a/scenario.yaml --quiet -o " + dir + "/b", &err), 0)
+        << tag << ": " << err;
+    EXPECT_EQ(scenario_values(dir + "/a/scenario.yaml"), scenario_values(dir + "/b/scenario.yaml")) << tag;
+    EXPECT_EQ(std::ifstream(dir + "/a/" + it->second.file).good(), it->second.written) << tag;
+    for (const char* file :
+         {"fct.csv", "pfc.csv", "queues.csv", "flow_rates.csv", "fabric.json", "summary.json"})
+      EXPECT_EQ(without_measurements(read_file(dir + "/a/" + file)),
+                without_measurements(read_file(dir + "/b/" + file)))
+          << tag << " " << file;
   }
 }
 

@@ -59,9 +59,11 @@ def list_dimensions(binary):
     out += subprocess.run([binary, "list", "mechanisms"], capture_output=True, text=True, check=True).stdout
     dims, key = {}, None
     for line in out.splitlines():
-        m = re.match(r"^\S.*\((cc\.algorithm|switch\.[a-z_.]+)[,)]", line)
-        if m:
-            key = m.group(1) if m.group(1) in DIMENSIONS else None
+        if re.match(r"^\S", line):
+            # Every section header starts a section; only the schemes' are dimensions (topologies, workloads and
+            # monitors are listed in the same "  name — summary" form).
+            m = re.match(r"^\S.*\((cc\.algorithm|switch\.[a-z_.]+)[,)]", line)
+            key = m.group(1) if m and m.group(1) in DIMENSIONS else None
             continue
         m = re.match(r"^  ([a-z0-9_]+) — ", line)
         if m and key:

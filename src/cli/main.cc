@@ -28,6 +28,7 @@
 #include "net/switch_architecture.h"
 #include "net/switch_mechanism.h"
 #include "scenario/hpcc_config.h"
+#include "scenario/part_types.h"
 #include "scenario/runner.h"
 #include "scenario/scenario.h"
 #include "scenario/substrate_keys.h"
@@ -47,7 +48,7 @@ constexpr const char* kUsage = R"(usage:
   mpirun -n N lossless sweep SWEEP.yaml [...]   # cases spread over N MPI ranks, table on rank 0
   lossless reproduce PAPER|all [--full] [-j N] [-o DIR]   # PAPER: rocc ppfc rcc rcc-fattree mercury rcm hpcc
   lossless describe SCENARIO.yaml [--node NAME] [--set PATH=VALUE]...   # nodes, ports, what each port leads to
-  lossless list [cc|mechanisms|switch|nic|workloads|topologies] [--markdown (switch, nic)]
+  lossless list [cc|mechanisms|switch|nic|workloads|topologies|monitors] [--markdown (all but cc, mechanisms)]
   lossless plot OUT_DIR... [-o FIG_DIR]   # a run, a sweep, or several runs overlaid
   lossless view OUT_DIR [-o FILE.html]    # an interactive page of a run recorded with monitor.fabric
 )";
@@ -308,23 +309,41 @@ void print_schemes(const std::vector<Entry>& schemes) {
   }
 }
 
+// The scenario's parts printed from their tables (scenario/part_types.h), with the heading of each.
+constexpr std::pair<const char*, const char*> kPartKinds[] = {
+    {"workloads", "workloads (workload list entries by type; key, default, meaning)"},
+    {"topologies", "topologies (topology.type, its keys beside it; key, default, meaning)"},
+    {"monitors", "monitors (keys of monitor:; key, default, meaning)"},
+};
+
+bool is_part_kind(const std::string& what) {
+  for (const auto& [kind, heading] : kPartKinds)
+    if (what == kind) return true;
+  return false;
+}
+
 int cmd_list(int argc, char** argv) {
   std::string what = argc > 2 ? argv[2] : "all";
   const bool markdown = argc > 3 && std::string(argv[3]) == "--markdown";
-  if (argc > 4 || (argc > 3 && (!markdown || (what != "switch" && what != "nic"))))
+  const bool has_markdown = what == "switch" || what == "nic" || is_part_kind(what);
+  if (argc > 4 || (argc > 3 && (!markdown || !has_markdown)))
     usage_error(
-        "list takes one of cc, mechanisms, switch, nic, workloads, topologies (switch and nic also "
-        "--markdown)");
+        "list takes one of cc, mechanisms, switch, nic, workloads, topologies, monitors (switch, nic, "
+        "workloads, topologies and monitors also --markdown)");
   if (markdown) {
     std::ostringstream os;
-    print_substrate_keys(what, os, true);
+    if (is_part_kind(what))
+      print_part_types(what, os, true);
+    else
+      print_substrate_keys(what, os, true);
     std::fputs(os.str().c_str(), stdout);
     return 0;
   }
   bool all = what == "all";
   if (!all && what != "cc" && what != "mechanisms" && what != "switch" && what != "nic" &&
-      what != "workloads" && what != "topologies")
-    usage_error("list takes cc, mechanisms, switch, nic, workloads or topologies, not '" + what + "'");
+      !is_part_kind(what))
+    usage_error("list takes cc, mechanisms, switch, nic, workloads, topologies or monitors, not '" + what +
+                "'");
   if (all || what == "cc") {
     std::printf("congestion control (cc.algorithm, parameters under cc.params):\n");
     print_schemes(CcRegistry::all());
@@ -350,28 +369,13 @@ int cmd_list(int argc, char** argv) {
       print_substrate_keys(section, os, false);
       std::fputs(os.str().c_str(), stdout);
     }
-  if (all || what == "workloads") {
-    std::printf(
-        "workloads (workload list entries, by type):\n"
-        "  poisson         cdf (name in data/cdf or path), sampling linear|step, load (0,1] per sender, "
-        "duration,\n"
-        "                  start, hosts (all | ids | ranges a-b), dst uniform, priority 1-7\n"
-        "  incast          receiver, senders (ids/ranges), size, start, count (rounds), period, priority\n"
-        "  flows           flows: [{src, dst, size, start, priority}]\n"
-        "  hpcc_flow_file  path: HPCC-simulator flow file (count line, then 'src dst pg dport size "
-        "start_s')\n");
-  }
-  if (all || what == "topologies") {
-    std::printf(
-        "topologies (topology.type):\n"
-        "  star        hosts, host_link {rate, delay}\n"
-        "  dumbbell    left, right, host_link, core_link\n"
-        "  leaf_spine  leaves, spines, hosts_per_leaf, host_link, fabric_link\n"
-        "  fat_tree    k (k-ary), or pods, tors_per_pod, aggs_per_pod, cores, hosts_per_tor; host_link, "
-        "fabric_link\n"
-        "  hpcc_file   path: HPCC-simulator topology file\n"
-        "  custom      hosts, switches, links: [[h0, s0, 100Gbps, 1us], ...]\n");
-  }
+  for (const auto& [kind, heading] : kPartKinds)
+    if (all || what == kind) {
+      std::printf("%s:\n", heading);
+      std::ostringstream os;
+      print_part_types(kind, os, false);
+      std::fputs(os.str().c_str(), stdout);
+    }
   return 0;
 }
 
