@@ -365,7 +365,7 @@ TEST(EveryScheme, EveryTopologyAndWorkloadTypeReRunsIdentically) {
       {"dumbbell", "{type: dumbbell, left: 2, right: 2}"},
       {"leaf_spine", "{type: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 2}"},
       {"fat_tree", "{type: fat_tree, k: 4}"},
-      {"hpcc_file", "{type: hpcc_file, path: DIR/topo.txt}"},
+      {"hpcc_file", "{type: hpcc_file, path: topo.txt}"},
       {"custom",
        "{type: custom, hosts: 4, switches: 1, links: [[h0, s0, 25Gbps, 1us], [h1, s0, 25Gbps, 1us], "
        "[h2, s0, 25Gbps, 1us], [h3, s0, 25Gbps, 1us]]}"},
@@ -374,14 +374,10 @@ TEST(EveryScheme, EveryTopologyAndWorkloadTypeReRunsIdentically) {
       {"poisson", "  - {type: poisson, cdf: WebSearch, load: 0.8, duration: 2ms, hosts: 0-3}\n"},
       {"incast", "  - {type: incast, receiver: 0, senders: 1-3, size: 60KB}\n"},
       {"flows", "  - {type: flows, flows: [{src: 0, dst: 2, size: 30KB, start: 5us}]}\n"},
-      {"hpcc_flow_file", "  - {type: hpcc_flow_file, path: DIR/flows.txt}\n"},
+      {"hpcc_flow_file", "  - {type: hpcc_flow_file, path: flows.txt}\n"},
   };
-  // The input files by absolute path (DIR): the resolved scenario.yaml keeps a relative path as written, and
-  // a re-run from the output folder would look for it there.
-  auto in_dir = [](std::string text, const std::string& dir) {
-    for (std::size_t at; (at = text.find("DIR/")) != std::string::npos;) text.replace(at, 3, dir);
-    return text;
-  };
+  // The input files relative to the scenario's folder: the resolved scenario.yaml names them by absolute path
+  // and re-runs from the output folder.
   auto with_inputs = [&](const std::string& tag) {
     const std::string dir = temp_dir(tag);
     std::ofstream(dir + "/topo.txt") << hpcc_topology;
@@ -404,8 +400,7 @@ TEST(EveryScheme, EveryTopologyAndWorkloadTypeReRunsIdentically) {
         hpcc_file ? "  - {type: incast, receiver: 0, senders: 1-2, size: 60KB}\n" : std::string(kIncast);
     const std::string dir = with_inputs("topology_" + t);
     runs_and_reruns_identically(
-        "topology_" + t,
-        congested_scenario("cc: {algorithm: dcqcn}\n", "", "", in_dir(it->second, dir), workload), dir);
+        "topology_" + t, congested_scenario("cc: {algorithm: dcqcn}\n", "", "", it->second, workload), dir);
   }
   for (const std::string& w : listed_workloads) {
     auto it = workloads.find(w);
@@ -415,8 +410,7 @@ TEST(EveryScheme, EveryTopologyAndWorkloadTypeReRunsIdentically) {
     }
     const std::string dir = with_inputs("workload_" + w);
     runs_and_reruns_identically(
-        "workload_" + w,
-        congested_scenario("cc: {algorithm: dcqcn}\n", "", "", kStar, in_dir(it->second, dir)), dir);
+        "workload_" + w, congested_scenario("cc: {algorithm: dcqcn}\n", "", "", kStar, it->second), dir);
   }
 }
 

@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <string>
@@ -345,6 +346,37 @@ TEST(HpccFiles, TopologyAndFlowFilesWithAbsoluteStartTimes) {
   EXPECT_EQ(size, 50000u);
   EXPECT_EQ(start, 2'000'000'100u);
   EXPECT_NEAR(static_cast<double>(fct) / static_cast<double>(ideal), 1.0, 0.02);
+}
+
+// A scenario names its input files (hpcc_file, hpcc_flow_file, a CDF file) relative to its own folder; the
+// resolved scenario.yaml, written in the output folder, names them by absolute path, so that running it from
+// there (or anywhere) repeats the run (it kept them as written, and failed with exit 2 there).
+TEST(HpccFiles, ResolvedScenarioReRunsFromItsOutputFolder) {
+  const std::string dir = temp_dir("hpcc_files_rerun");
+  std::filesystem::create_directories(dir + "/in");
+  std::ofstream(dir + "/in/topo.txt")
+      << "4 1 3\n2\n0 2 100Gbps 1000ns 0\n1 2 100Gbps 1000ns 0\n3 2 100Gbps 1000ns 0\n";
+  std::ofstream(dir + "/in/flows.txt") << "2\n0 3 3 100 50000 0.000001\n1 3 3 100 20000 0.000002\n";
+  std::ofstream(dir + "/in/sizes.txt") << "1000 0\n1000 1\n";
+  std::ofstream(dir + "/in/s.yaml") << "topology: {type: hpcc_file, path: topo.txt}\n"
+                                       "workload:\n"
+                                       "  - {type: hpcc_flow_file, path: flows.txt}\n"
+                                       "  - {type: poisson, cdf: ./sizes.txt, load: 0.2, duration: 20us}\n";
+  // Run from the scenario's folder with a relative path, then from the output folder.
+  const std::string bin = LOSSLESS_BINARY;
+  ShellResult first = shell_in(dir + "/in", bin + " run s.yaml -o ../a --quiet");
+  ASSERT_EQ(first.status, 0) << first.err;
+  const YAML::Node resolved = YAML::LoadFile(dir + "/a/scenario.yaml");
+  const std::string topo = resolved["topology"]["path"].as<std::string>();
+  EXPECT_EQ(topo, std::filesystem::absolute(dir + "/in/topo.txt").lexically_normal().string());
+  EXPECT_EQ(resolved["workload"][0]["path"].as<std::string>(),
+            std::filesystem::absolute(dir + "/in/flows.txt").lexically_normal().string());
+  EXPECT_EQ(resolved["workload"][1]["cdf"].as<std::string>(),
+            std::filesystem::absolute(dir + "/in/sizes.txt").lexically_normal().string());
+  ShellResult again = shell_in(dir + "/a", bin + " run scenario.yaml -o ../b --quiet");
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_EQ(slurp(dir + "/a/fct.csv"), slurp(dir + "/b/fct.csv"));
+  EXPECT_FALSE(slurp(dir + "/a/fct.csv").empty());
 }
 
 }  // namespace

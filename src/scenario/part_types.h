@@ -7,6 +7,7 @@
 // and of the resolved keys).
 #pragma once
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <ostream>
@@ -153,6 +154,9 @@ void print_part_types(const std::string& kind, std::ostream& out, bool markdown)
 // Helpers the entries share.
 // A file the scenario names at `key`: a readable path, not a folder (exit 2 otherwise).
 void check_input_file(const YamlMap& m, const std::string& key, const std::string& path);
+// The path an input file was found at, as the resolved scenario records it: absolute and normal, so that the
+// resolved scenario.yaml (written in the output folder) re-runs from anywhere.
+std::string resolved_input_path(const std::filesystem::path& p);
 // `name` as h<i>, s<j> or a node id of `t`.
 std::uint32_t read_node_name(const YamlMap& m, const YAML::Node& n, const std::string& key,
                              const Topology& t);

@@ -127,13 +127,15 @@ struct HpccFile {
   void visit(V& v) {
     v.text("path", path,
            "HPCC-simulator topology file (\"N S L\", the switch ids, then \"a b rate delay error\" lines); "
-           "relative to the scenario's folder (required)");
+           "relative to the scenario's folder, resolved as an absolute path (required)");
   }
   Topology build(YamlMap& m, const std::string& scenario_dir) const {
     if (path.empty()) m.fail("path", "hpcc_file needs a path to the topology file");
     std::filesystem::path p(path);
     if (p.is_relative()) p = std::filesystem::path(scenario_dir) / p;
     check_input_file(m, "path", p.string());
+    // Resolved as the absolute path it was found at: the resolved scenario.yaml, written elsewhere, re-runs.
+    m.set_out("path", resolved_input_path(p));
     return read_hpcc_topology(p.string());
   }
 };
@@ -220,6 +222,12 @@ std::optional<std::uint64_t> index_below(const std::string& s, std::uint64_t lim
   auto v = parse_uint(s);
   if (!v || *v >= limit) return std::nullopt;
   return v;
+}
+
+std::string resolved_input_path(const std::filesystem::path& p) {
+  std::error_code ec;
+  const std::filesystem::path abs = std::filesystem::absolute(p, ec);
+  return (ec ? p : abs).lexically_normal().string();
 }
 
 void check_input_file(const YamlMap& m, const std::string& key, const std::string& path) {

@@ -77,7 +77,9 @@ struct Poisson {
   std::uint64_t priority = kDataPriority;
   template <class V>
   void visit(V& v) {
-    v.text("cdf", cdf, "flow size CDF: a name in data/cdf (WebSearch, FB_Hadoop, ...) or a file path");
+    v.text("cdf", cdf,
+           "flow size CDF: a name in data/cdf (WebSearch, FB_Hadoop, ...) or a file path (relative to the "
+           "scenario's folder, else to the working folder; resolved as an absolute path)");
     v.choice("sampling", sampling, {"linear", "step"}, "how sizes are drawn between the CDF's points");
     v.real_checked("load", load, "offered load per sender, a fraction of its link rate in (0, 1]");
     v.require(load > 0 && load <= 1, "load", "must be in (0, 1] (a fraction of each sender's link rate)");
@@ -113,6 +115,9 @@ std::vector<Flow> generate_poisson_entry(YamlMap& m, const WorkloadContext& ctx)
     m.fail("cdf", "no CDF named '" + p.cdf + "' (looked for " + path + ")");
   if (std::filesystem::is_directory(path, ec)) m.fail("cdf", path + " is a directory, not a CDF file");
   if (!std::filesystem::is_regular_file(path, ec)) m.fail("cdf", path + " is not a regular file");
+  // A CDF given as a path is resolved as the absolute path it was found at (a name stays a name).
+  if (p.cdf.find('/') != std::string::npos || p.cdf.find(".txt") != std::string::npos)
+    m.set_out("cdf", resolved_input_path(path));
   SizeCdf cdf = SizeCdf::load(path);
   // The expected number of arrivals, before any is drawn: load x rate x duration / mean size per sender.
   double expected = 0;
@@ -244,7 +249,7 @@ struct HpccFlowFile {
   void visit(V& v) {
     v.text("path", path,
            "HPCC-simulator flow file (a count line, then 'src dst pg dport size start_s' per flow); relative "
-           "to the scenario's folder (required)");
+           "to the scenario's folder, resolved as an absolute path (required)");
   }
 };
 
@@ -256,6 +261,7 @@ std::vector<Flow> generate_hpcc_flow_file_entry(YamlMap& m, const WorkloadContex
   std::filesystem::path path(p.path);
   if (path.is_relative()) path = std::filesystem::path(ctx.scenario_dir) / path;
   check_input_file(m, "path", path.string());
+  m.set_out("path", resolved_input_path(path));
   std::unordered_map<std::uint32_t, std::uint32_t> host_of;
   for (std::uint32_t h = 0; h < ctx.topo.hosts; ++h) host_of[ctx.topo.external(h)] = h;
   return read_hpcc_flow_file(path.string(), host_of, ctx.budget);
