@@ -68,7 +68,10 @@ class Simulator {
   }
   // Prefetch all four cache lines of the next event's argument (a 256-byte packet), not only the first: worth
   // it when handlers read whole packets (INT records); otherwise it only spends memory bandwidth.
-  void set_prefetch_whole_arg(bool on) { prefetch_whole_arg_ = on; }
+  void set_prefetch_whole_arg(bool on) {
+    prefetch_whole_arg_ = on;
+    queue_.set_touch_whole_arg(on);
+  }
   // When the next event is due (kTimeNever if none is).
   TimePs next_time() const { return queue_.top_time(); }
 
