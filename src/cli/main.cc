@@ -12,9 +12,11 @@
 #include <mutex>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
+#include "cli/huge_pages.h"
 #include "cli/mpi_sweep.h"
 #include "cli/reproduce.h"
 #include "cli/sweep_run.h"
@@ -384,6 +386,10 @@ int cmd_list(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace lossless;
+  if (argc >= 2) {
+    const std::string_view cmd = argv[1];
+    if (cmd == "run" || cmd == "hpcc" || cmd == "sweep" || cmd == "reproduce") reexec_with_huge_pages(argv);
+  }
   install_interrupt_handlers();
   // `mpirun -n R lossless run|hpcc`: one fabric over R processes (net/network.h). The link to the other ranks
   // lives until main returns (its end is MPI_Finalize).
