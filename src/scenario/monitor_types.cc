@@ -21,17 +21,33 @@ struct Queues {
   }
 };
 
+// A sampler's section monitor.<name> read through its spec: enabled by default when the section is given.
+template <class P>
+struct Section {
+  YamlMap map;
+  P params;
+};
+template <class P>
+Section<P> read_section(YamlMap& m, const char* name, const Topology& topo) {
+  const bool present = m.has(name);
+  Section<P> s{m.map(name), P{}};
+  s.params.enabled = present;
+  PartReader reader(s.map, &topo);
+  s.params.visit(reader);
+  return s;
+}
+
+// Whether a list key holds its default word (or nothing): all the sampler's ports or flows.
+bool is_all(const YAML::Node& n, const char* word) {
+  return !n.IsDefined() || n.IsNull() || (n.IsScalar() && n.Scalar() == word);
+}
+
 void read_queues(YamlMap& m, const Topology& topo, std::size_t, MonitorConfig& c) {
-  const bool present = m.has("queues");
-  YamlMap q = m.map("queues");
-  Queues p;
-  p.enabled = present;
-  PartReader reader(q, &topo);
-  p.visit(reader);
+  auto [q, p] = read_section<Queues>(m, "queues", topo);
   c.queues = p.enabled;
   c.queue_interval_ps = p.interval;
   const YAML::Node& where = p.where;
-  if (!where.IsDefined() || where.IsNull() || (where.IsScalar() && where.Scalar() == "all_switch_ports")) {
+  if (is_all(where, "all_switch_ports")) {
     q.set_out("where", "all_switch_ports");
   } else {
     if (!where.IsSequence()) q.fail("where", "expected all_switch_ports or a list like [\"s0:3\", \"s1:*\"]");
@@ -76,16 +92,11 @@ struct FlowRates {
 };
 
 void read_flow_rates(YamlMap& m, const Topology& topo, std::size_t flows, MonitorConfig& c) {
-  const bool present = m.has("flow_rates");
-  YamlMap r = m.map("flow_rates");
-  FlowRates p;
-  p.enabled = present;
-  PartReader reader(r, &topo);
-  p.visit(reader);
+  auto [r, p] = read_section<FlowRates>(m, "flow_rates", topo);
   c.flow_rates = p.enabled;
   c.flow_rate_interval_ps = p.interval;
   const YAML::Node& which = p.flows;
-  if (!which.IsDefined() || which.IsNull() || (which.IsScalar() && which.Scalar() == "all")) {
+  if (is_all(which, "all")) {
     r.set_out("flows", "all");
   } else {
     if (!which.IsSequence()) r.fail("flows", "expected all or a list of flow ids");
@@ -114,12 +125,7 @@ struct Fabric {
 };
 
 void read_fabric(YamlMap& m, const Topology& topo, std::size_t, MonitorConfig& c) {
-  const bool present = m.has("fabric");
-  YamlMap f = m.map("fabric");
-  Fabric p;
-  p.enabled = present;
-  PartReader reader(f, &topo);
-  p.visit(reader);
+  auto [f, p] = read_section<Fabric>(m, "fabric", topo);
   c.fabric = p.enabled;
   c.fabric_interval_ps = p.interval;
   f.finish();

@@ -157,6 +157,11 @@ void check_input_file(const YamlMap& m, const std::string& key, const std::strin
 // The path an input file was found at, as the resolved scenario records it: absolute and normal, so that the
 // resolved scenario.yaml (written in the output folder) re-runs from anywhere.
 std::string resolved_input_path(const std::filesystem::path& p);
+// The input file the scenario names at `key` (`path`; a relative one is relative to `scenario_dir`): fails
+// with `missing` when empty, is checked by check_input_file and recorded in the resolved scenario as
+// resolved_input_path. Returns the path to read.
+std::filesystem::path read_input_file(YamlMap& m, const std::string& key, const std::string& path,
+                                      const std::string& scenario_dir, const std::string& missing);
 // `name` as h<i>, s<j> or a node id of `t`.
 std::uint32_t read_node_name(const YamlMap& m, const YAML::Node& n, const std::string& key,
                              const Topology& t);

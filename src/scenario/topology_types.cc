@@ -130,12 +130,8 @@ struct HpccFile {
            "relative to the scenario's folder, resolved as an absolute path (required)");
   }
   Topology build(YamlMap& m, const std::string& scenario_dir) const {
-    if (path.empty()) m.fail("path", "hpcc_file needs a path to the topology file");
-    std::filesystem::path p(path);
-    if (p.is_relative()) p = std::filesystem::path(scenario_dir) / p;
-    check_input_file(m, "path", p.string());
-    // Resolved as the absolute path it was found at: the resolved scenario.yaml, written elsewhere, re-runs.
-    m.set_out("path", resolved_input_path(p));
+    const std::filesystem::path p =
+        read_input_file(m, "path", path, scenario_dir, "hpcc_file needs a path to the topology file");
     return read_hpcc_topology(p.string());
   }
 };
@@ -228,6 +224,17 @@ std::string resolved_input_path(const std::filesystem::path& p) {
   std::error_code ec;
   const std::filesystem::path abs = std::filesystem::absolute(p, ec);
   return (ec ? p : abs).lexically_normal().string();
+}
+
+std::filesystem::path read_input_file(YamlMap& m, const std::string& key, const std::string& path,
+                                      const std::string& scenario_dir, const std::string& missing) {
+  if (path.empty()) m.fail(key, missing);
+  std::filesystem::path p(path);
+  if (p.is_relative()) p = std::filesystem::path(scenario_dir) / p;
+  check_input_file(m, key, p.string());
+  // Resolved as the absolute path it was found at: the resolved scenario.yaml, written elsewhere, re-runs.
+  m.set_out(key, resolved_input_path(p));
+  return p;
 }
 
 void check_input_file(const YamlMap& m, const std::string& key, const std::string& path) {

@@ -257,11 +257,8 @@ std::vector<Flow> generate_hpcc_flow_file_entry(YamlMap& m, const WorkloadContex
   HpccFlowFile p;
   PartReader reader(m, &ctx.topo);
   p.visit(reader);
-  if (p.path.empty()) m.fail("path", "hpcc_flow_file needs a path");
-  std::filesystem::path path(p.path);
-  if (path.is_relative()) path = std::filesystem::path(ctx.scenario_dir) / path;
-  check_input_file(m, "path", path.string());
-  m.set_out("path", resolved_input_path(path));
+  const std::filesystem::path path =
+      read_input_file(m, "path", p.path, ctx.scenario_dir, "hpcc_flow_file needs a path");
   std::unordered_map<std::uint32_t, std::uint32_t> host_of;
   for (std::uint32_t h = 0; h < ctx.topo.hosts; ++h) host_of[ctx.topo.external(h)] = h;
   return read_hpcc_flow_file(path.string(), host_of, ctx.budget);
