@@ -196,17 +196,7 @@ class EventQueue {
       // before it runs, less than a miss takes when the fabric outgrows the caches. Measured (one thread,
       // alternated A/B): fattree k = 16 -5 %, k = 24 -8 % wall; kTouchAhead 2 with kPrefetchAhead 8 gained
       // less.
-      if (count_ > kTouchAhead) {
-        const EventPayload& p = ring_[(head_ + kTouchAhead) & mask_].payload;
-        __builtin_prefetch(p.target);
-        const auto* arg = reinterpret_cast<const char*>(p.arg);
-        __builtin_prefetch(arg);
-        if (whole_arg) {
-          __builtin_prefetch(arg + 64);
-          __builtin_prefetch(arg + 128);
-          __builtin_prefetch(arg + 192);
-        }
-      }
+      if (count_ > kTouchAhead) prefetch_event(ring_[(head_ + kTouchAhead) & mask_].payload, whole_arg);
     }
 
    private:
