@@ -36,5 +36,15 @@ TEST(HugePages, ARunOnHugePagesGivesTheSameOutputsAsOneWithout) {
   EXPECT_EQ(fct, slurp(dir + "/user/fct.csv"));
 }
 
+TEST(HugePages, ABadValueOfTheSwitchExitsTwoNamingIt) {
+  const std::string dir = temp_dir("huge-pages-bad");
+  std::ofstream(dir + "/s.yaml") << kIncast;
+  const ShellResult r =
+      shell_in(dir, "LOSSLESS_HUGE_PAGES=off " + std::string(LOSSLESS_BINARY) + " run s.yaml -o out --quiet");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("LOSSLESS_HUGE_PAGES: expected 0 (off) or 1 (on), got 'off'"), std::string::npos)
+      << r.err;
+}
+
 }  // namespace
 }  // namespace lossless::test

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -16,6 +17,13 @@ namespace lossless {
 // once, when the process starts, hence the exec; nothing the simulation computes depends on where memory is.
 void reexec_with_huge_pages(char** argv) {
   const char* opt = std::getenv("LOSSLESS_HUGE_PAGES");
+  if (opt && std::strcmp(opt, "0") != 0 && std::strcmp(opt, "1") != 0) {
+    std::fprintf(stderr,
+                 "lossless: error: environment variable LOSSLESS_HUGE_PAGES: expected 0 (off) or 1 (on), got "
+                 "'%s'\n",
+                 opt);
+    std::exit(2);
+  }
   if (opt && std::strcmp(opt, "0") == 0) return;
   const char* tunables = std::getenv("GLIBC_TUNABLES");
   if (tunables && std::strstr(tunables, "glibc.malloc.hugetlb")) return;  // asked for already (or by us)
