@@ -99,7 +99,7 @@ class EventQueue {
       Lane& lane = lanes_[h.lane];
       const EventPayload& p = lane.front_payload();
       e = Event{h.key.time, h.key.order, p.fn, p.target, p.arg};
-      lane.pop_front(touch_whole_arg_);
+      lane.pop_front(touch_whole_arg_, blocks_);
       if (lane.empty())
         heads_pop();
       else
@@ -124,7 +124,7 @@ class EventQueue {
     const std::uint32_t li = lane_of(offset);
     Lane& lane = lanes_[li];
     if (lane.tag == offset && !lane.empty() && !event_before(k, lane.back_key())) {
-      lane.append(k, p);
+      lane.append(k, p, blocks_);
       ++n_;
       return;
     }
@@ -150,10 +150,10 @@ class EventQueue {
     }
     Lane& lane = lanes_[li];
     if (lane.empty()) {
-      lane.append(k, p);
+      lane.append(k, p, blocks_);
       heads_push(Head{k, li});
     } else if (!event_before(k, lane.back_key())) {
-      lane.append(k, p);
+      lane.append(k, p, blocks_);
     } else {
       heap_.push(k, p);
     }
@@ -161,61 +161,132 @@ class EventQueue {
   }
   static constexpr std::uint32_t kLanes = 1u << kLaneBits;
 
-  // A FIFO ring of events whose keys never decrease. Rings are long, read far behind their writes and
-  // interleaved with each other: more streams than the hardware prefetcher follows, so both ends prefetch.
-  class Lane {
+  // A FIFO of events whose keys never decrease, in a chain of fixed-size blocks. A block a lane has read to
+  // its end goes back to the queue's free list, and the next block any lane needs is the one freed last: the
+  // lines a lane appends to were read a few hundred events ago and are still in the cache, where a ring's
+  // next slot was last touched a ring-length (about one link delay of events) earlier. Reads are far behind
+  // the writes and interleaved over the lanes, more streams than the hardware prefetcher follows, so pops
+  // prefetch ahead.
+  struct Entry {
+    EventKey key;
+    EventPayload payload;
+  };
+  // 51 entries and the link: 2 KiB, a whole number of cache lines.
+  static constexpr std::uint32_t kBlockEntries = 51;
+  struct alignas(64) Block {
+    Entry entries[kBlockEntries];
+    Block* next;
+  };
+  static_assert(sizeof(Block) == 2048);
+  // Blocks for all lanes: a LIFO free list over blocks allocated in chunks, freed with the queue.
+  class BlockPool {
    public:
-    static constexpr std::size_t kPrefetchAhead = 4;
-    static constexpr std::size_t kTouchAhead = 2;
-    TimePs tag = ~TimePs{0};  // the offset this lane serves
-    bool empty() const { return count_ == 0; }
-    const EventKey& front_key() const { return ring_[head_].key; }
-    const EventPayload& front_payload() const { return ring_[head_].payload; }
-    const EventKey& back_key() const { return back_; }
-    void append(const EventKey& k, const EventPayload& p) {
-      if (count_ == ring_.size()) grow();
-      const std::size_t i = (head_ + count_) & mask_;
-      ring_[i] = Entry{k, p};
-      back_ = k;
-      ++count_;
-      __builtin_prefetch(&ring_[(i + kPrefetchAhead) & mask_], 1);
+    BlockPool() = default;
+    BlockPool(const BlockPool&) = delete;
+    BlockPool& operator=(const BlockPool&) = delete;
+    ~BlockPool() {
+      for (Block* chunk : chunks_) ::operator delete[](chunk, std::align_val_t{alignof(Block)});
     }
-    template <class F>
-    void for_each(F& f) const {
-      for (std::size_t i = 0; i < count_; ++i) {
-        const Entry& e = ring_[(head_ + i) & mask_];
-        f(e.key, e.payload);
-      }
+    Block* take() {
+      if (!free_) refill();
+      Block* b = free_;
+      free_ = b->next;
+      b->next = nullptr;
+      return b;
     }
-    void pop_front(bool whole_arg) {
-      head_ = (head_ + 1) & mask_;
-      --count_;
-      __builtin_prefetch(&ring_[(head_ + kPrefetchAhead) & mask_]);
-      // And what the lane's event kTouchAhead behind this one will touch (its ring entry came in with an
-      // earlier pop): the event loop's own prefetch of the next event's target and argument starts one event
-      // before it runs, less than a miss takes when the fabric outgrows the caches. Measured (one thread,
-      // alternated A/B): fattree k = 16 -5 %, k = 24 -8 % wall; kTouchAhead 2 with kPrefetchAhead 8 gained
-      // less.
-      if (count_ > kTouchAhead) prefetch_event(ring_[(head_ + kTouchAhead) & mask_].payload, whole_arg);
+    void give(Block* b) {
+      b->next = free_;
+      free_ = b;
     }
 
    private:
-    struct Entry {
-      EventKey key;
-      EventPayload payload;
-    };
-    void grow() {
-      const std::size_t cap = ring_.empty() ? 64 : 2 * ring_.size();
-      std::vector<Entry> ring(cap);
-      for (std::size_t i = 0; i < count_; ++i) ring[i] = ring_[(head_ + i) & mask_];
-      ring_.swap(ring);
-      head_ = 0;
-      mask_ = cap - 1;
+    [[gnu::noinline]] void refill() {
+      constexpr std::size_t kChunkBlocks = 32;
+      auto* chunk = static_cast<Block*>(
+          ::operator new[](kChunkBlocks * sizeof(Block), std::align_val_t{alignof(Block)}));
+      chunks_.push_back(chunk);
+      for (std::size_t i = kChunkBlocks; i-- > 0;) give(&chunk[i]);
     }
-    std::vector<Entry> ring_;
-    std::size_t head_ = 0;
+    Block* free_ = nullptr;
+    std::vector<Block*> chunks_;
+  };
+
+  class Lane {
+   public:
+    static constexpr std::uint32_t kPrefetchAhead = 4;
+    static constexpr std::uint32_t kTouchAhead = 2;
+    TimePs tag = ~TimePs{0};  // the offset this lane serves
+    bool empty() const { return count_ == 0; }
+    const EventKey& front_key() const { return head_->entries[head_at_].key; }
+    const EventPayload& front_payload() const { return head_->entries[head_at_].payload; }
+    const EventKey& back_key() const { return back_; }
+    void append(const EventKey& k, const EventPayload& p, BlockPool& pool) {
+      if (tail_at_ == kBlockEntries || !tail_) [[unlikely]]
+        new_tail_block(pool);
+      tail_->entries[tail_at_++] = Entry{k, p};
+      back_ = k;
+      ++count_;
+    }
+    template <class F>
+    void for_each(F& f) const {
+      const Block* b = head_;
+      std::uint32_t at = head_at_;
+      for (std::size_t i = 0; i < count_; ++i, ++at) {
+        if (at == kBlockEntries) {
+          b = b->next;
+          at = 0;
+        }
+        f(b->entries[at].key, b->entries[at].payload);
+      }
+    }
+    void pop_front(bool whole_arg, BlockPool& pool) {
+      --count_;
+      if (++head_at_ == kBlockEntries) [[unlikely]]
+        next_head_block(pool);
+      __builtin_prefetch(entry_ahead(kPrefetchAhead));
+      // And what the lane's event kTouchAhead behind this one will touch (its entry came in with an earlier
+      // pop): the event loop's own prefetch of the next event's target and argument starts one event before
+      // it runs, less than a miss takes when the fabric outgrows the caches. Measured (one thread,
+      // alternated A/B): fattree k = 16 -5 %, k = 24 -8 % wall; kTouchAhead 2 with kPrefetchAhead 8 gained
+      // less.
+      if (count_ > kTouchAhead) prefetch_event(entry_ahead(kTouchAhead)->payload, whole_arg);
+    }
+
+   private:
+    // The entry `n` places behind the front; the lane must hold more than n entries, or the address is only
+    // good for a prefetch (which never faults).
+    const Entry* entry_ahead(std::uint32_t n) const {
+      const std::uint32_t at = head_at_ + n;
+      if (at < kBlockEntries) return &head_->entries[at];
+      const Block* next = head_->next;
+      return next ? &next->entries[at - kBlockEntries] : &head_->entries[kBlockEntries - 1];
+    }
+    [[gnu::noinline]] void new_tail_block(BlockPool& pool) {
+      Block* b = pool.take();
+      if (tail_)
+        tail_->next = b;
+      else
+        head_ = b;
+      tail_ = b;
+      tail_at_ = 0;
+    }
+    [[gnu::noinline]] void next_head_block(BlockPool& pool) {
+      if (head_ == tail_) {
+        // Read to the end and empty: the block starts over (its lines are the freshest there are).
+        head_at_ = 0;
+        tail_at_ = 0;
+        return;
+      }
+      Block* done = head_;
+      head_ = head_->next;
+      head_at_ = 0;
+      pool.give(done);
+    }
+    Block* head_ = nullptr;
+    Block* tail_ = nullptr;
+    std::uint32_t head_at_ = 0;
+    std::uint32_t tail_at_ = 0;
     std::size_t count_ = 0;
-    std::size_t mask_ = 0;
     EventKey back_{};
   };
 
@@ -257,6 +328,7 @@ class EventQueue {
   }
 
   EventHeap heap_;
+  BlockPool blocks_;  // before the lanes that hold its blocks
   std::vector<Lane> lanes_;
   Head heads_[kLanes];
   std::uint32_t nheads_ = 0;
