@@ -174,6 +174,25 @@ TEST(EventQueue, LanesThatGrowDrainAndRegrowKeepEveryEvent) {
   EXPECT_EQ(heap_then, 0u);        // all of them in lanes
 }
 
+// A handler's second-stage prefetcher is called for the next event, before the current one runs, when that
+// event's handler is the one it was registered for; events run as without it.
+TEST(Simulator, CallsAHandlersPrefetcherForTheNextEventOnly) {
+  static std::vector<std::uint64_t> ran, looked_ahead;
+  ran.clear();
+  looked_ahead.clear();
+  auto a = [](void*, std::uint64_t arg) { ran.push_back(arg); };
+  auto b = [](void*, std::uint64_t arg) { ran.push_back(100 + arg); };
+  auto deps = [](const void*, std::uint64_t arg) { looked_ahead.push_back(arg); };
+  Simulator sim;
+  sim.add_prefetcher(a, deps);
+  sim.add_prefetcher(a, deps);  // once is enough
+  for (std::uint64_t i = 0; i < 6; ++i) sim.at(10 * (i + 1), i % 2 ? EventFn{b} : EventFn{a}, nullptr, i);
+  sim.run(kTimeNever);
+  EXPECT_EQ(ran, (std::vector<std::uint64_t>{0, 101, 2, 103, 4, 105}));
+  // The first a-event is never "next" (nothing runs before it); the others are looked at once each.
+  EXPECT_EQ(looked_ahead, (std::vector<std::uint64_t>{2, 4}));
+}
+
 TEST(Simulator, StopsAtHorizonAndOnRequest) {
   Simulator sim;
   int fired = 0;

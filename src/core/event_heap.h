@@ -12,6 +12,10 @@
 namespace lossless {
 
 using EventFn = void (*)(void* target, std::uint64_t arg);
+// An event handler's second-stage prefetch (Simulator::add_prefetcher): given an event that has not run yet,
+// whose target and argument lines are already on their way, it starts fetching what the handler will reach
+// through them. It must only read the target and argument (and what they point to) and prefetch.
+using PrefetchFn = void (*)(const void* target, std::uint64_t arg);
 
 struct EventKey {
   TimePs time;

@@ -11,7 +11,15 @@ void Simulator::run(TimePs until) {
     node_ = OrderKey::node(e.order);
     // The next event's state is almost always cold (a packet that left a port a link delay ago): start
     // fetching it while this one runs.
-    if (!queue_.empty()) prefetch_event(queue_.top_payload(), prefetch_whole_arg_);
+    if (!queue_.empty()) {
+      const EventPayload& next = queue_.top_payload();
+      prefetch_event(next, prefetch_whole_arg_);
+      // And what its handler reaches through them (add_prefetcher).
+      if (next.fn == prefetch_fn_[0])
+        prefetch_deps_[0](next.target, next.arg);
+      else if (next.fn == prefetch_fn_[1])
+        prefetch_deps_[1](next.target, next.arg);
+    }
     e.fn(e.target, e.arg);
     ++events_;
   }

@@ -46,6 +46,7 @@ class FlowControlPolicy {
 // EgressQueues::releases_ingress).
 struct SwitchPathFns {
   EventFn arrive = nullptr;
+  PrefetchFn prefetch_arrival = nullptr;  // arrive's second-stage prefetch (Simulator::add_prefetcher)
   void (*kick)(void* owner, std::uint16_t port) = nullptr;
   void (*release)(Switch& sw, const Packet& p, std::uint16_t out_port) = nullptr;
 };

@@ -95,6 +95,13 @@ class Network {
   EventFn arrive_handler(std::uint32_t node);
   // The shortest propagation delay of any link: how far apart the partitions' windows are (net/fabric_run.h).
   TimePs lookahead_ps() const { return lookahead_ps_; }
+  // Whether switches and NICs register their arrivals' second-stage prefetch (Simulator::add_prefetcher):
+  // only when a partition's ports (576 bytes each) hold more than four times a core's L2 cache. Below that
+  // most of what it fetches is in the cache already and the test per event, whose outcome the branch
+  // predictor cannot guess, costs more than it saves. Measured on one thread, alternated A/B: fattree k = 16
+  // (3.4 MiB of ports) +5 % wall with it, k = 24 (11.4 MiB) -2 to -11 %, k = 32 (27 MiB) -8 to -12 %; fat320
+  // (0.5 MiB) +8 %. Speed only: outputs are the same either way.
+  bool deep_prefetch() const { return deep_prefetch_; }
   Partition& partition(std::size_t i) { return *partitions_[i]; }
   const Partition& partition(std::size_t i) const { return *partitions_[i]; }
   Partition& partition_of(std::uint32_t node) {
@@ -226,6 +233,7 @@ class Network {
   NicConfig nic_cfg_;
   std::uint64_t seed_;
   TimePs lookahead_ps_ = 0;
+  bool deep_prefetch_ = false;
   PacketLayout layout_;  // before the nodes: their schemes hold slots bound to it
   PauseKindTag pause_kind_;
   RankLink* link_ = nullptr;

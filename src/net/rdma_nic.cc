@@ -26,7 +26,9 @@ RdmaNic::RdmaNic(Network& net, std::uint32_t host)
       partition_(net.partition_of(host)),
       host_(host),
       wake_(Timer::bind<RdmaNic, &RdmaNic::on_wake>(this)),
-      ack_timer_(Timer::bind<RdmaNic, &RdmaNic::on_ack_timer>(this)) {}
+      ack_timer_(Timer::bind<RdmaNic, &RdmaNic::on_ack_timer>(this)) {
+  if (net.deep_prefetch()) partition_.sim.add_prefetcher(&RdmaNic::arrive_event, &RdmaNic::prefetch_arrival);
+}
 
 RdmaNic::~RdmaNic() = default;
 
@@ -39,6 +41,26 @@ void RdmaNic::arrive_event(void* target, std::uint64_t packet) {
   auto* port = static_cast<Port*>(target);
   port->sim->act_as(port->node);  // the event was scheduled by the sending node
   static_cast<RdmaNic*>(port->owner)->receive(reinterpret_cast<Packet*>(packet));
+}
+
+void RdmaNic::prefetch_arrival(const void* port, std::uint64_t packet) {
+  const auto* p = reinterpret_cast<const Packet*>(packet);
+  const Network& net = static_cast<const RdmaNic*>(static_cast<const Port*>(port)->owner)->net_;
+  const char* state;
+  switch (p->type) {
+    case PacketType::kData:
+      state = reinterpret_cast<const char*>(&net.receiver(p->flow_id));
+      break;
+    case PacketType::kAck:
+    case PacketType::kNack:
+    case PacketType::kCnp:
+      state = reinterpret_cast<const char*>(&net.qp(p->flow_id));
+      break;
+    default:
+      return;
+  }
+  __builtin_prefetch(state);
+  __builtin_prefetch(state + 64);
 }
 
 void RdmaNic::kick(void* owner, std::uint16_t) { static_cast<RdmaNic*>(owner)->try_send(); }

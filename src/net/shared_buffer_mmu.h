@@ -36,6 +36,10 @@ class SharedBufferMmu final : public BufferModel {
   void set_paused(std::uint16_t port, std::uint8_t prio, bool paused) override {
     slots_[slot(port, prio)].paused = paused;
   }
+  // Starts fetching the account of (port, prio) (SwitchPath::prefetch_arrival).
+  [[gnu::always_inline]] void prefetch_account(std::uint16_t port, std::uint8_t prio) const {
+    __builtin_prefetch(&slots_[slot(port, prio)]);
+  }
   bool paused(std::uint16_t port, std::uint8_t prio) const override {
     return slots_[slot(port, prio)].paused;
   }

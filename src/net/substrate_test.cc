@@ -271,5 +271,16 @@ TEST(RdmaNic, AcksAdvanceTheSenderAndTheLastOneCompletesTheFlow) {
   EXPECT_EQ(s.counters().retransmitted_bytes, 0u);
 }
 
+// Arrivals' second-stage prefetch is registered only where a partition's ports outgrow four L2 caches
+// (Network::deep_prefetch): fattree k = 24 on one partition (20,736 ports, 11.4 MiB), not on two, not k = 16.
+TEST(Network, DeepPrefetchOnlyWhereThePortsOutgrowTheCaches) {
+  const LinkSpec fabric{400'000'000'000, kPsPerUs};
+  EXPECT_TRUE(Network(make_fat_tree_k(24, kLink, fabric), SwitchConfig{}, NicConfig{}, 1, 1).deep_prefetch());
+  EXPECT_FALSE(
+      Network(make_fat_tree_k(24, kLink, fabric), SwitchConfig{}, NicConfig{}, 1, 2).deep_prefetch());
+  EXPECT_FALSE(
+      Network(make_fat_tree_k(16, kLink, fabric), SwitchConfig{}, NicConfig{}, 1, 1).deep_prefetch());
+}
+
 }  // namespace
 }  // namespace lossless

@@ -77,6 +77,7 @@ void Switch::select_path() {
       net_.switch_config().flow_control_factory->path(features, custom_buffer_ != nullptr);
   release_ = path.release;
   arrive_ = path.arrive;
+  if (net_.deep_prefetch()) partition_.sim.add_prefetcher(path.arrive, path.prefetch_arrival);
   for (auto& p : ports) {
     p.kick = path.kick;
     p.peer->deliver = path.arrive;  // the port at the other end delivers into this switch
