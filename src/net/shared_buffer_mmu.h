@@ -95,13 +95,15 @@ class SharedBufferMmu final : public BufferModel {
 // The packet path's calls, inline: the switch path calls them on this final class for every packet (and
 // HPCC's ACKs, at data priority, pass the buffer too); out of line they were ~35 instructions a packet-hop
 // of calls, argument moves and reloads of the slot (cachegrind, fat320).
-inline Bytes SharedBufferMmu::slot_threshold(std::uint16_t port, const Slot& sl) const {
+[[gnu::always_inline]] inline Bytes SharedBufferMmu::slot_threshold(std::uint16_t port,
+                                                                    const Slot& sl) const {
   if (cfg_.threshold == PfcThreshold::kStatic) return ports_[port].xoff_bytes;
   Bytes free_bytes = shared_pool_ > shared_used_ ? shared_pool_ - shared_used_ : 0;
   return static_cast<Bytes>(static_cast<double>(free_bytes) * sl.alpha);
 }
 
-inline bool SharedBufferMmu::admit(std::uint16_t port, std::uint8_t prio, Bytes bytes, std::uint16_t) {
+[[gnu::always_inline]] inline bool SharedBufferMmu::admit(std::uint16_t port, std::uint8_t prio, Bytes bytes,
+                                                          std::uint16_t) {
   Slot& sl = slots_[slot(port, prio)];
   Bytes new_bytes = sl.ingress + bytes;
   if (new_bytes <= cfg_.reserve_bytes) {
@@ -125,7 +127,8 @@ inline bool SharedBufferMmu::admit(std::uint16_t port, std::uint8_t prio, Bytes 
   return true;
 }
 
-inline void SharedBufferMmu::release(std::uint16_t port, std::uint8_t prio, Bytes bytes, std::uint16_t) {
+[[gnu::always_inline]] inline void SharedBufferMmu::release(std::uint16_t port, std::uint8_t prio,
+                                                            Bytes bytes, std::uint16_t) {
   Slot& sl = slots_[slot(port, prio)];
   Bytes from_headroom = std::min(sl.headroom, bytes);
   sl.headroom -= from_headroom;
@@ -136,7 +139,8 @@ inline void SharedBufferMmu::release(std::uint16_t port, std::uint8_t prio, Byte
   sl.ingress -= rest;
 }
 
-inline bool SharedBufferMmu::should_pause(std::uint16_t port, std::uint8_t prio) const {
+[[gnu::always_inline]] inline bool SharedBufferMmu::should_pause(std::uint16_t port,
+                                                                 std::uint8_t prio) const {
   const Slot& sl = slots_[slot(port, prio)];
   if (sl.paused) return false;
   if (sl.headroom > 0) return true;
@@ -145,7 +149,8 @@ inline bool SharedBufferMmu::should_pause(std::uint16_t port, std::uint8_t prio)
   return shared >= slot_threshold(port, sl);
 }
 
-inline bool SharedBufferMmu::should_resume(std::uint16_t port, std::uint8_t prio) const {
+[[gnu::always_inline]] inline bool SharedBufferMmu::should_resume(std::uint16_t port,
+                                                                  std::uint8_t prio) const {
   const Slot& sl = slots_[slot(port, prio)];
   if (!sl.paused || sl.headroom > 0) return false;
   if (cfg_.threshold == PfcThreshold::kStatic) return sl.ingress < ports_[port].xon_bytes;
