@@ -145,8 +145,12 @@ class SharedBufferMmu final : public BufferModel {
   if (sl.paused) return false;
   if (sl.headroom > 0) return true;
   if (cfg_.threshold == PfcThreshold::kStatic) return sl.ingress >= ports_[port].xoff_bytes;
-  const Bytes shared = sl.ingress > cfg_.reserve_bytes ? sl.ingress - cfg_.reserve_bytes : 0;
-  return shared >= slot_threshold(port, sl);
+  const Bytes free_bytes = shared_pool_ > shared_used_ ? shared_pool_ - shared_used_ : 0;
+  const double threshold = static_cast<double>(free_bytes) * sl.alpha;  // slot_threshold before truncation
+  // Nothing in the shared pool (the common case below saturation) reaches the threshold only when it
+  // truncates to 0, i.e. is below 1 (alpha > 0): the same answer without the conversion back.
+  if (sl.ingress <= cfg_.reserve_bytes) return threshold < 1.0;
+  return sl.ingress - cfg_.reserve_bytes >= static_cast<Bytes>(threshold);
 }
 
 [[gnu::always_inline]] inline bool SharedBufferMmu::should_resume(std::uint16_t port,
