@@ -1,7 +1,5 @@
 #include "net/network.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdlib>
@@ -24,10 +22,6 @@ std::uint32_t five_tuple_hash(std::uint32_t src, std::uint32_t dst, std::uint16_
                       (std::uint64_t{dport} << 16) ^ 0x11;  // 0x11: UDP
   return static_cast<std::uint32_t>(mix64(key) >> 16);
 }
-
-}  // namespace
-
-namespace {
 
 // A core's L2 cache (deep_prefetch compares a partition's port state with four of them): 2 MiB, this
 // machine's and about that of current server cores (1.25-2 MiB). A constant rather than the system's figure,
