@@ -221,7 +221,7 @@ class EventQueue {
     const EventPayload& front_payload() const { return head_->entries[head_at_].payload; }
     const EventKey& back_key() const { return back_; }
     void append(const EventKey& k, const EventPayload& p, BlockPool& pool) {
-      if (tail_at_ == kBlockEntries || !tail_) [[unlikely]]
+      if (tail_at_ == kBlockEntries) [[unlikely]]  // also before the first block: tail_at_ starts there
         new_tail_block(pool);
       tail_->entries[tail_at_++] = Entry{k, p};
       back_ = k;
@@ -285,7 +285,7 @@ class EventQueue {
     Block* head_ = nullptr;
     Block* tail_ = nullptr;
     std::uint32_t head_at_ = 0;
-    std::uint32_t tail_at_ = 0;
+    std::uint32_t tail_at_ = kBlockEntries;
     std::size_t count_ = 0;
     EventKey back_{};
   };
