@@ -9,7 +9,7 @@ Packet* Port::dequeue() {
   if (!sendable) return nullptr;
   const unsigned from_rr = sendable & (0xFFu << rr_next_);
   const auto q = static_cast<std::uint8_t>(__builtin_ctz(from_rr ? from_rr : sendable));
-  rr_next_ = rr_after(q);
+  rr_next_ = round_robin_after(q);
   return pop_from(q);
 }
 

@@ -23,6 +23,12 @@ struct PauseTransition {
   bool paused;  // false: resumed or expired
 };
 
+// Where a round-robin over the data priorities 1..7 starts after serving priority q (0..7): q % 7 + 1,
+// without the division (it runs for every packet-hop). Shared by every queue set that serves priorities so.
+inline std::uint8_t round_robin_after(std::uint8_t q) {
+  return q == kPriorities - 1 ? 1 : static_cast<std::uint8_t>(q + 1);
+}
+
 class alignas(64) Port {
  public:
   using KickFn = void (*)(void* owner, std::uint16_t port);
@@ -117,7 +123,7 @@ class alignas(64) Port {
   // A packet of `prio` goes out without passing through the queue (idle_for held): the round-robin state
   // dequeue() would have left.
   void bypass_queue(std::uint8_t prio) {
-    if (prio != kControlPriority) rr_next_ = rr_after(prio);
+    if (prio != kControlPriority) rr_next_ = round_robin_after(prio);
   }
   // While `prio` is paused: since when, and when the pause in force ends unless refreshed or resumed.
   TimePs paused_since(std::uint8_t prio) const { return paused_since_[prio]; }
@@ -182,11 +188,6 @@ class alignas(64) Port {
   static void pause_expire_event(void* target, std::uint64_t arg);
   void unpause(std::uint8_t prio);
 
-  // The round-robin start after priority q (0..7): q % (kPriorities - 1) + 1, without the division (it ran
-  // for every packet-hop).
-  static std::uint8_t rr_after(std::uint8_t q) {
-    return q == kPriorities - 1 ? 1 : static_cast<std::uint8_t>(q + 1);
-  }
   Packet* pop_from(std::uint8_t q) {
     Packet* p = queues[q].pop();
     queued_bytes -= p->wire_bytes;

@@ -3,6 +3,7 @@
 #include "control/switch_schemes.h"
 #include "core/error.h"
 #include "net/network.h"
+#include "net/port.h"
 
 namespace lossless {
 
@@ -123,7 +124,7 @@ Packet* VoqQueues::dequeue(std::uint8_t paused, TimePs now, TimePs& retry_ps) {
   retry_ps = kTimeNever;
   const unsigned from_rr = sendable & (0xFFu << rr_next_);
   const auto prio = static_cast<std::uint8_t>(__builtin_ctz(from_rr ? from_rr : sendable));
-  rr_next_ = static_cast<std::uint8_t>(prio % (kPriorities - 1) + 1);
+  rr_next_ = round_robin_after(prio);
   Prio& q = prio_[prio];
   Packet* p = q.oq.pop();
   output_bytes_ -= p->wire_bytes;

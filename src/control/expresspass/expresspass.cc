@@ -6,6 +6,7 @@
 #include "control/cc_scheme.h"
 #include "net/network.h"
 #include "net/packet_kinds.h"
+#include "net/port.h"
 #include "net/rdma_nic.h"
 #include "net/switch.h"
 
@@ -320,7 +321,7 @@ Packet* ExpressPassQueues::dequeue(std::uint8_t paused, TimePs now, TimePs& retr
   if (!sendable) return nullptr;
   const unsigned from_rr = sendable & (0xFFu << rr_next_);
   const auto q = static_cast<std::uint8_t>(__builtin_ctz(from_rr ? from_rr : sendable));
-  rr_next_ = static_cast<std::uint8_t>(q % (kPriorities - 1) + 1);
+  rr_next_ = round_robin_after(q);
   Packet* p = q_[q].pop();
   if (q_[q].empty()) nonempty_ = static_cast<std::uint8_t>(nonempty_ & ~(1u << q));
   return p;
