@@ -34,9 +34,7 @@ class EventQueue {
   static constexpr std::uint32_t kLaneBits = 8;
 
  public:
-  EventQueue() : lanes_(kLanes) {
-    for (Head& h : heads_) h.key = kAfterAll;
-  }
+  EventQueue() : lanes_(kLanes) {}
   EventQueue(const EventQueue&) = delete;
   EventQueue& operator=(const EventQueue&) = delete;
 
@@ -68,7 +66,10 @@ class EventQueue {
     return static_cast<std::uint32_t>((offset * 0x9E3779B97F4A7C15ull) >> (64 - kLaneBits));
   }
   // The time of the next event, or kTimeNever.
-  TimePs top_time() const { return nheads_ == 0 ? kTimeNever : heads_[0].key.time; }
+  TimePs top_time() const {
+    if (n_ == 0) return kTimeNever;
+    return from_lane() ? heads_[0].key.time : heap_.top_key().time;
+  }
   // Calls f(key, payload) for every pending event, in no particular order (diagnostics: the invariant checker
   // counts the packets on the wire). The queue must not change meanwhile.
   template <class F>
@@ -81,22 +82,21 @@ class EventQueue {
   void set_touch_whole_arg(bool on) { touch_whole_arg_ = on; }
   // The next event's payload (the event loop prefetches what it will touch). The queue must not be empty.
   const EventPayload& top_payload() const {
-    const Lane* lane = heads_[0].lane;
-    return lane != kHeapLane ? lane->front_payload() : heap_.top_payload();
+    return from_lane() ? lanes_[heads_[0].lane].front_payload() : heap_.top_payload();
   }
   Event pop() {
     Event e;
     pop_until(~TimePs{0}, e);
     return e;
   }
-  // Pops the next event into `e` if there is one due at or before `until`; false otherwise. The event loop's
-  // hot path: the merge heap's top is the next event, whichever store holds it.
+  // Pops the next event into `e` if there is one due at or before `until`; false otherwise. One comparison
+  // of the two stores per call: the event loop's hot path.
   bool pop_until(TimePs until, Event& e) {
-    if (nheads_ == 0) return false;
-    const Head& h = heads_[0];
-    if (h.key.time > until) return false;
-    if (h.lane != kHeapLane) [[likely]] {
-      Lane& lane = *h.lane;
+    if (n_ == 0) return false;
+    if (from_lane()) {
+      const Head& h = heads_[0];
+      if (h.key.time > until) return false;
+      Lane& lane = lanes_[h.lane];
       const EventPayload& p = lane.front_payload();
       e = Event{h.key.time, h.key.order, p.fn, p.target, p.arg};
       lane.pop_front(touch_whole_arg_, blocks_);
@@ -105,13 +105,11 @@ class EventQueue {
       else
         heads_replace_top(lane.front_key());
     } else {
+      const EventKey& k = heap_.top_key();
+      if (k.time > until) return false;
       const EventPayload& p = heap_.top_payload();
-      e = Event{h.key.time, h.key.order, p.fn, p.target, p.arg};
+      e = Event{k.time, k.order, p.fn, p.target, p.arg};
       heap_.pop();
-      if (heap_.empty())
-        heads_pop();
-      else
-        heads_replace_top(heap_.top_key());
     }
     --n_;
     last_time_ = e.time;
@@ -144,7 +142,7 @@ class EventQueue {
           lanes_[li].tag = offset;
         else if (lanes_[alt].empty())
           lanes_[alt].tag = offset;
-        heap_push(k, p);
+        heap_.push(k, p);
         ++n_;
         return;
       }
@@ -153,11 +151,11 @@ class EventQueue {
     Lane& lane = lanes_[li];
     if (lane.empty()) {
       lane.append(k, p, blocks_);
-      heads_push(Head{k, &lane});
+      heads_push(Head{k, li});
     } else if (!event_before(k, lane.back_key())) {
       lane.append(k, p, blocks_);
     } else {
-      heap_push(k, p);
+      heap_.push(k, p);
     }
     ++n_;
   }
@@ -292,30 +290,16 @@ class EventQueue {
     EventKey back_{};
   };
 
-  // The general heap takes part in the merge as one more lane: its top key is a head like a lane's front, so
-  // a pop reads one heap top instead of comparing two stores.
-  static constexpr Lane* kHeapLane = nullptr;
-  void heap_push(const EventKey& k, const EventPayload& p) {
-    if (heap_.empty()) {
-      heap_.push(k, p);
-      heads_push(Head{k, kHeapLane});
-    } else if (event_before(k, heap_.top_key())) {
-      heap_.push(k, p);
-      heads_lower_heap_key(k);
-    } else {
-      heap_.push(k, p);
-    }
-  }
-
-  // Binary min-heap of the non-empty stores' head keys (lanes and the general heap). The slots past the last
-  // head hold a key after every event, so that a node's second child can be compared without a bounds test.
+  // Binary min-heap of the non-empty lanes' head keys.
   struct Head {
     EventKey key;
-    Lane* lane;  // kHeapLane for the general heap
+    std::uint32_t lane;
   };
-  static constexpr EventKey kAfterAll{~TimePs{0}, ~std::uint64_t{0}};
-  void heads_push(Head h) { heads_sift_up(nheads_++, h); }
-  void heads_sift_up(std::uint32_t i, Head h) {
+  bool from_lane() const {
+    return nheads_ > 0 && (heap_.empty() || event_before(heads_[0].key, heap_.top_key()));
+  }
+  void heads_push(Head h) {
+    std::uint32_t i = nheads_++;
     while (i > 0) {
       std::uint32_t parent = (i - 1) / 2;
       if (!event_before(h.key, heads_[parent].key)) break;
@@ -324,18 +308,9 @@ class EventQueue {
     }
     heads_[i] = h;
   }
-  // The general heap got an earlier top: its head moves up from wherever it is (a short scan: few stores are
-  // non-empty at once).
-  [[gnu::noinline]] void heads_lower_heap_key(const EventKey& k) {
-    std::uint32_t i = 0;
-    while (heads_[i].lane != kHeapLane) ++i;
-    heads_sift_up(i, Head{k, kHeapLane});
-  }
   void heads_pop() {
     --nheads_;
-    const Head last = heads_[nheads_];
-    heads_[nheads_].key = kAfterAll;
-    if (nheads_ > 0) heads_sift_down(last);
+    if (nheads_ > 0) heads_sift_down(heads_[nheads_]);
   }
   void heads_replace_top(const EventKey& k) { heads_sift_down(Head{k, heads_[0].lane}); }
   void heads_sift_down(Head h) {
@@ -344,7 +319,7 @@ class EventQueue {
     while (true) {
       std::uint32_t c = 2 * i + 1;
       if (c >= n) break;
-      c += event_before(heads_[c + 1].key, heads_[c].key);  // heads_[n] is kAfterAll
+      if (c + 1 < n && event_before(heads_[c + 1].key, heads_[c].key)) ++c;
       if (!event_before(heads_[c].key, h.key)) break;
       heads_[i] = heads_[c];
       i = c;
@@ -355,7 +330,7 @@ class EventQueue {
   EventHeap heap_;
   BlockPool blocks_;  // before the lanes that hold its blocks
   std::vector<Lane> lanes_;
-  Head heads_[kLanes + 2] = {};  // every lane, the general heap and the slot past the last
+  Head heads_[kLanes];
   std::uint32_t nheads_ = 0;
   std::size_t n_ = 0;
   TimePs last_time_ = 0;
