@@ -137,6 +137,16 @@ def normalized(path, root):
         for k in ("wall_seconds", "memory", "threads", "ranks", "exchange", "run_id", "outputs"):
             s.pop(k, None)
         return s
+    if os.path.basename(path) == "sweep.json":
+        # A sweep's record repeats each case's summary: the same measurements of the machine go.
+        def strip(v):
+            if isinstance(v, dict):
+                return {k: strip(x) for k, x in v.items()
+                        if k not in ("wall_seconds", "memory", "threads", "ranks", "exchange", "run_id")}
+            if isinstance(v, list):
+                return [strip(x) for x in v]
+            return v
+        return strip(json.loads(data))
     return data
 
 
