@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <unordered_map>
 
 #include "net/network.h"
 #include "net/packet_kinds.h"
@@ -102,21 +103,30 @@ void FabricChecker::take_census() {
     for (const PacketFifo& q : port.queues) q.for_each([&](const Packet& p) { note(p, port.peer); });
   }
   // On a link: the delivery event to the receiving port is pending. Deliveries are the events whose handler
-  // is one of the ports' receive handlers (Port::deliver); their target is the receiving port, their argument
-  // the packet.
+  // is one of the ports' receive handlers (Port::deliver); their target is the receiving node's switch or
+  // NIC, their argument the packet, whose `in_port` names the receiving port.
   std::vector<EventFn> deliver;
   auto add_fn = [&](EventFn f) {
     if (f && std::find(deliver.begin(), deliver.end(), f) == deliver.end()) deliver.push_back(f);
   };
+  std::unordered_map<const void*, std::uint32_t> node_of_target;
   for (std::uint32_t h = 0; h < topo.hosts; ++h)
-    if (net_.is_local(h)) add_fn(net_.nic(h).port.deliver);
+    if (net_.is_local(h)) {
+      add_fn(net_.nic(h).port.deliver);
+      node_of_target[net_.arrive_target(h)] = h;
+    }
   for (std::uint32_t s = 0; s < net_.switch_count(); ++s)
-    if (net_.has_switch(s))
+    if (net_.has_switch(s)) {
       for (const Port& port : net_.switch_at(s).ports) add_fn(port.deliver);
+      node_of_target[net_.arrive_target(topo.switch_node(s))] = topo.switch_node(s);
+    }
   for (std::size_t i = 0; i < net_.partitions(); ++i)
     net_.partition(i).sim.for_each_pending([&](const EventKey&, const EventPayload& e) {
       if (std::find(deliver.begin(), deliver.end(), e.fn) == deliver.end()) return;
-      note(*reinterpret_cast<const Packet*>(e.arg), static_cast<const Port*>(e.target));
+      const auto& p = *reinterpret_cast<const Packet*>(e.arg);
+      const std::uint32_t node = node_of_target.at(e.target);
+      note(p,
+           topo.is_host(node) ? &net_.nic(node).port : &net_.switch_at(node - topo.hosts).ports[p.in_port]);
     });
 }
 

@@ -119,6 +119,10 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
       p.node = n;
       p.index = static_cast<std::uint16_t>(idx);
       p.peer = &peer_port(peer, peer_idx);
+      p.peer_index = static_cast<std::uint16_t>(peer_idx);
+      // Deliveries go to the peer's owner; for a node of another rank, to the stand-in (RankExchange reads
+      // the far port's node and index from it).
+      p.peer_owner = is_local(peer) ? arrive_target(peer) : static_cast<void*>(p.peer);
       p.clock = SerializationClock(l.rate_bps);
       p.delay_ps = l.delay_ps;
       if (topo_.is_host(n)) {
@@ -154,6 +158,11 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
 
 Port& Network::local_port(std::uint32_t node, std::uint32_t port) {
   return topo_.is_host(node) ? nics_[node]->port : switches_[node - topo_.hosts]->ports[port];
+}
+
+void* Network::arrive_target(std::uint32_t node) const {
+  return topo_.is_host(node) ? static_cast<void*>(nics_[node].get())
+                             : static_cast<void*>(switches_[node - topo_.hosts].get());
 }
 
 EventFn Network::arrive_handler(std::uint32_t node) {

@@ -93,6 +93,8 @@ class Network {
   Port& local_port(std::uint32_t node, std::uint32_t port);
   // The receive handler of local node `node` (what its peers' ports deliver to).
   EventFn arrive_handler(std::uint32_t node);
+  // The target of its deliveries: the node's switch or NIC (the packet's `in_port` names the port).
+  void* arrive_target(std::uint32_t node) const;
   // The shortest propagation delay of any link: how far apart the partitions' windows are (net/fabric_run.h).
   TimePs lookahead_ps() const { return lookahead_ps_; }
   // Whether switches and NICs register their arrivals' second-stage prefetch (Simulator::add_prefetcher):

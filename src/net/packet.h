@@ -36,8 +36,10 @@ struct alignas(64) Packet {
   PacketType type = PacketType::kData;
   std::uint8_t priority = 0;
   bool ecn_capable = true;
-  bool ecn_ce = false;        // data: Congestion Experienced; ack: echo of CE since the previous ack
-  std::uint16_t in_port = 0;  // ingress port at the current switch (for MMU release)
+  bool ecn_ce = false;  // data: Congestion Experienced; ack: echo of CE since the previous ack
+  // The port it arrived on at the current node, written by the sending port (Port::peer_index): the arrival
+  // and the MMU's release find the ingress port through it.
+  std::uint16_t in_port = 0;
   std::uint8_t pfc_priority = 0;
   std::uint8_t route_hop = 0;
   std::uint16_t pfc_quanta = 0;  // 0 = resume

@@ -22,11 +22,12 @@ void Port::transmit(Packet* p) {
   // queue keeps such events in a FIFO lane, so this costs no heap work. The event goes straight to the
   // receiving port's owner.
   const auto [deliver_order, done_order] = sim->reserve_two_orders();
+  p->in_port = peer_index;
   const auto packet = reinterpret_cast<std::uint64_t>(p);
   if (hands_over_)
-    remote->push_back({{now + ser + delay_ps, deliver_order, deliver, peer, packet}, ser + delay_ps});
+    remote->push_back({{now + ser + delay_ps, deliver_order, deliver, peer_owner, packet}, ser + delay_ps});
   else
-    sim->at_reserved(now + ser + delay_ps, deliver_order, deliver, peer, packet);
+    sim->at_reserved(now + ser + delay_ps, deliver_order, deliver, peer_owner, packet);
   busy_until_ = now + ser;
   tx_done_order_ = done_order;
   tx_done_pending_ = queued_bytes > 0 || (owner_has_work && owner_has_work(owner));

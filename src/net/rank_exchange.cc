@@ -105,9 +105,9 @@ void RankExchange::unpack(const RankMessage& in) {
     std::memcpy(reinterpret_cast<unsigned char*>(p) + kPacketFrom, rec + sizeof head, kPacketBytes);
     p->route = head.route == kNoRoute ? nullptr : net_->route_at(head.route);
     p->next = nullptr;
-    Port& target = net_->local_port(head.node, head.port);
-    partition.sim.at_handed_over(Event{head.time, head.order, net_->arrive_handler(head.node), &target,
-                                       reinterpret_cast<std::uint64_t>(p)},
+    p->in_port = head.port;
+    partition.sim.at_handed_over(Event{head.time, head.order, net_->arrive_handler(head.node),
+                                       net_->arrive_target(head.node), reinterpret_cast<std::uint64_t>(p)},
                                  head.offset);
   }
 }

@@ -38,14 +38,14 @@ void RdmaNic::set_control(std::unique_ptr<NicControl> c) {
 }
 
 void RdmaNic::arrive_event(void* target, std::uint64_t packet) {
-  auto* port = static_cast<Port*>(target);
-  port->sim->act_as(port->node);  // the event was scheduled by the sending node
-  static_cast<RdmaNic*>(port->owner)->receive(reinterpret_cast<Packet*>(packet));
+  auto* nic = static_cast<RdmaNic*>(target);
+  nic->partition_.sim.act_as(nic->host_);  // the event was scheduled by the sending node
+  nic->receive(reinterpret_cast<Packet*>(packet));
 }
 
-void RdmaNic::prefetch_arrival(const void* port, std::uint64_t packet) {
+void RdmaNic::prefetch_arrival(const void* nic, std::uint64_t packet) {
   const auto* p = reinterpret_cast<const Packet*>(packet);
-  const Network& net = static_cast<const RdmaNic*>(static_cast<const Port*>(port)->owner)->net_;
+  const Network& net = static_cast<const RdmaNic*>(nic)->net_;
   const char* state;
   switch (p->type) {
     case PacketType::kData:

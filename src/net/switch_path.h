@@ -40,9 +40,9 @@ struct SwitchPath {
   static constexpr bool kInt = kFeatures & kIntStamp;
 
   static void arrive(void* target, std::uint64_t packet) {
-    auto* port = static_cast<Port*>(target);
-    port->sim->act_as(port->node);  // the event was scheduled by the sending node
-    receive(*static_cast<Switch*>(port->owner), *port, reinterpret_cast<Packet*>(packet));
+    auto* sw = static_cast<Switch*>(target);
+    sw->partition_.sim.act_as(sw->node_);  // the event was scheduled by the sending node
+    receive(*sw, reinterpret_cast<Packet*>(packet));
   }
 
   static void kick(void* owner, std::uint16_t port) {
@@ -60,8 +60,10 @@ struct SwitchPath {
     }
   }
 
-  static void receive(Switch& sw, Port& in, Packet* p) {
+  static void receive(Switch& sw, Packet* p) {
+    const std::uint16_t in_index = p->in_port;
     if (is_link_local(p->type)) {
+      Port& in = sw.ports[in_index];
       if (p->type == PacketType::kPfc) {
         in.on_pfc(p->pfc_priority, p->pfc_quanta, sw.net().pause_kind().read(*p));
         sw.partition_.pool.put(p);
@@ -74,13 +76,12 @@ struct SwitchPath {
     const std::uint8_t prio = p->priority;
     if (prio != kControlPriority) {
       Buffer& buf = buffer(sw);
-      if (!buf.admit(in.index, prio, p->wire_bytes, out)) {
+      if (!buf.admit(in_index, prio, p->wire_bytes, out)) {
         sw.partition_.count_drop(*p, sw.lossless_ ? DropReason::kHeadroomFull : DropReason::kBufferFull);
         sw.partition_.pool.put(p);
         return;
       }
-      p->in_port = in.index;
-      policy(sw).after_admit(sw, buf, in.index, prio, *p, out);
+      policy(sw).after_admit(sw, buf, in_index, prio, *p, out);
     }
     Port& egress = sw.ports[out];
     if constexpr (!kQueues && !kEnqueue) {
@@ -96,11 +97,11 @@ struct SwitchPath {
       }
     }
     if constexpr (kQueues) {
-      if (!egress.enqueue_from(p, in.index)) {
+      if (!egress.enqueue_from(p, in_index)) {
         if (prio != kControlPriority) {
           Buffer& buf = buffer(sw);
-          buf.release(in.index, prio, p->wire_bytes, out);
-          policy(sw).after_release(sw, buf, in.index, prio, *p, out);
+          buf.release(in_index, prio, p->wire_bytes, out);
+          policy(sw).after_release(sw, buf, in_index, prio, *p, out);
         }
         sw.partition_.count_drop(*p, DropReason::kScheme);
         sw.partition_.pool.put(p);
@@ -190,14 +191,13 @@ struct SwitchPath {
   // and the packet, which the event queue prefetched earlier; without this they are two misses one after
   // the other once the arrival runs (measured: fattree k = 24 -5 to -9 % wall, docs/performance.md).
   static void prefetch_arrival(const void* target, std::uint64_t packet) {
-    const auto* in = static_cast<const Port*>(target);
+    const Switch& sw = *static_cast<const Switch*>(target);
     const auto* p = reinterpret_cast<const Packet*>(packet);
     if (is_link_local(p->type) || !p->route) return;
-    const Switch& sw = *static_cast<const Switch*>(in->owner);
     const auto* egress = reinterpret_cast<const char*>(&sw.ports[p->route[p->route_hop]]);
     __builtin_prefetch(egress);
     __builtin_prefetch(egress + 64);
-    if constexpr (std::is_same_v<Buffer, SharedBufferMmu>) sw.mmu.prefetch_account(in->index, p->priority);
+    if constexpr (std::is_same_v<Buffer, SharedBufferMmu>) sw.mmu.prefetch_account(p->in_port, p->priority);
   }
   static SwitchPathFns fns() {
     return {&SwitchPath::arrive, &SwitchPath::prefetch_arrival, &SwitchPath::kick, &SwitchPath::release};
