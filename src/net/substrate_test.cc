@@ -167,6 +167,26 @@ TEST(Switch, APauseFrameItReceivesPausesThePortItArrivedOn) {
   EXPECT_EQ(s.counters().pause_frames_by_kind[PauseKinds::kStandard], 1u);
 }
 
+// The sending port writes its peer's index into the packet (Port::peer_index): the arrival does not read the
+// port it came in on, and the buffer accounts the packet there.
+TEST(Switch, AnArrivingPacketIsAccountedAtThePortItCameInOn) {
+  Star s;
+  Switch& sw = s.net.switch_at(0);
+  sw.ports[0].on_pfc(3, 65535, PauseKinds::kStandard);  // what goes to host 0 at priority 3 stays queued
+  Packet* p = s.packet(3);
+  p->src = 2;
+  p->dst = 0;
+  Port& nic = s.net.nic(2).port;
+  nic.enqueue(p);
+  nic.kick_or_wait();
+  s.sim().run(2 * kPsPerUs);
+  ASSERT_EQ(sw.ports[0].queues[3].count(), 1u);
+  EXPECT_EQ(sw.ports[0].queues[3].front()->in_port, 2);
+  EXPECT_EQ(sw.mmu.ingress_bytes(2, 3), 1000u);
+  EXPECT_EQ(sw.mmu.ingress_bytes(1, 3), 0u);
+  EXPECT_EQ(sw.mmu.ingress_bytes(0, 3), 0u);
+}
+
 TEST(Switch, ItsPauseFramesTravelAtControlPriorityWithTheirQuanta) {
   Star s;
   Switch& sw = s.net.switch_at(0);
