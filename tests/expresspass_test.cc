@@ -123,12 +123,12 @@ Scenario load_scenario_text(const std::string& yaml) {
 // first switch), as the node ids it visits.
 std::vector<std::uint32_t> walk(Network& net, std::uint32_t from, const std::uint16_t* route) {
   std::vector<std::uint32_t> nodes{from};
-  const Port* p = net.nic(from).port.peer;
+  const Port* p = &net.peer_of(net.nic(from).port);
   for (std::uint32_t hop = 0;; ++hop) {
     nodes.push_back(p->node);
     if (net.topology().is_host(p->node)) return nodes;
     const Switch& sw = net.switch_at(p->node - net.topology().hosts);
-    p = sw.ports[route[hop]].peer;
+    p = &net.peer_of(sw.ports[route[hop]]);
   }
 }
 

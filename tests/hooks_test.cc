@@ -97,7 +97,7 @@ class Hello final : public SwitchMechanism {
   unsigned packet_hooks() const override { return kOnPacket; }
   void start() override {
     for (const Port& p : sw_.ports)
-      if (!net_.topology().is_host(p.peer->node)) {
+      if (!net_.topology().is_host(net_.peer_node(p.node, p.index))) {
         Packet* h = sw_.new_packet();
         h->type = kHello;
         h->priority = kControlPriority;

@@ -51,10 +51,10 @@ std::vector<TracedFlow> read_trace() {
 std::vector<std::uint32_t> switches_on(Network& net, std::uint32_t from, const std::uint16_t* route) {
   const Topology& t = net.topology();
   std::vector<std::uint32_t> ids;
-  const Port* p = net.nic(from).port.peer;
+  const Port* p = &net.peer_of(net.nic(from).port);
   for (std::uint32_t hop = 0; !t.is_host(p->node); ++hop) {
     ids.push_back(t.external_id[p->node]);
-    p = net.switch_at(p->node - t.hosts).ports[route[hop]].peer;
+    p = &net.peer_of(net.switch_at(p->node - t.hosts).ports[route[hop]]);
   }
   return ids;
 }

@@ -96,7 +96,7 @@ bool DeadlockDetector::build_turns() {
     out.clear();
     const Port& from = net_.switch_at(ch_switch[c]).ports[ch_port[c]];
     const std::uint32_t s = net_.peer_node(from.node, from.index) - topo.hosts;
-    const std::uint16_t in = from.peer->index;
+    const std::uint16_t in = from.peer_index;
     for (const Port& p : net_.switch_at(s).ports)
       if (link_index_[s][p.index] >= 0 && p.index != in && turn(s, in, p.index))
         out.push_back(channel_base[s] + static_cast<std::size_t>(link_index_[s][p.index]));
@@ -171,7 +171,7 @@ bool DeadlockDetector::search(const Port* start, std::uint8_t prio, std::vector<
     const std::uint32_t down = net_.peer_node(f.port->node, f.port->index);
     const std::uint32_t s = down - topo.hosts;
     Switch& sw = net_.switch_at(s);
-    const std::uint16_t in = f.port->peer->index;
+    const std::uint16_t in = f.port->peer_index;
     bool advanced = false;
     while (f.next < sw.ports.size()) {
       const Port& y = sw.ports[f.next++];

@@ -87,7 +87,7 @@ void FabricChecker::take_census() {
     census_.held[s].assign(sw.ports.size() * kPriorities, 0);
     for (const Port& port : sw.ports) {
       auto in_switch = [&](const Packet& p) {
-        note(p, port.peer);
+        note(p, &net_.peer_of(port));
         if (p.priority != kControlPriority) {
           census_.held[s][std::size_t{p.in_port} * kPriorities + p.priority] += p.wire_bytes;
           census_.held_total[s] += p.wire_bytes;
@@ -100,7 +100,8 @@ void FabricChecker::take_census() {
   for (std::uint32_t h = 0; h < topo.hosts; ++h) {
     if (!net_.is_local(h)) continue;
     const Port& port = net_.nic(h).port;
-    for (const PacketFifo& q : port.queues) q.for_each([&](const Packet& p) { note(p, port.peer); });
+    for (const PacketFifo& q : port.queues)
+      q.for_each([&](const Packet& p) { note(p, &net_.peer_of(port)); });
   }
   // On a link: the delivery event to the receiving port is pending. Deliveries are the events whose handler
   // is one of the ports' receive handlers (Port::deliver); their target is the receiving node's switch or
@@ -289,7 +290,7 @@ void FabricChecker::check_buffers(TimePs now) const {
     for (std::uint16_t j = 0; j < sw.ports.size(); ++j)
       for (std::uint8_t q = 1; q < kPriorities; ++q) {
         if (!buf.paused(j, q)) continue;
-        const Port* up = sw.ports[j].peer;
+        const Port* up = &net_.peer_of(sw.ports[j]);
         if (net_.ranks() > 1 && !net_.is_local(up->node)) {
           if (pause_seen_[(std::size_t{first_port_[up->node]} + up->index) * kPriorities + q]) continue;
         } else {

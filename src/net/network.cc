@@ -118,11 +118,10 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
       p.deliver = topo_.is_host(peer) ? &RdmaNic::arrive_event : nullptr;
       p.node = n;
       p.index = static_cast<std::uint16_t>(idx);
-      p.peer = &peer_port(peer, peer_idx);
       p.peer_index = static_cast<std::uint16_t>(peer_idx);
       // Deliveries go to the peer's owner; for a node of another rank, to the stand-in (RankExchange reads
       // the far port's node and index from it).
-      p.peer_owner = is_local(peer) ? arrive_target(peer) : static_cast<void*>(p.peer);
+      p.peer_owner = is_local(peer) ? arrive_target(peer) : static_cast<void*>(&peer_port(peer, peer_idx));
       p.clock = SerializationClock(l.rate_bps);
       p.delay_ps = l.delay_ps;
       if (topo_.is_host(n)) {
@@ -158,6 +157,11 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
 
 Port& Network::local_port(std::uint32_t node, std::uint32_t port) {
   return topo_.is_host(node) ? nics_[node]->port : switches_[node - topo_.hosts]->ports[port];
+}
+
+Port& Network::peer_of(const Port& p) {
+  const std::uint32_t n = peer_node(p.node, p.index);
+  return is_local(n) ? local_port(n, p.peer_index) : *static_cast<Port*>(p.peer_owner);
 }
 
 void* Network::arrive_target(std::uint32_t node) const {

@@ -68,7 +68,8 @@ class alignas(64) Port {
   // --- line 2
   SerializationClock clock;
   TimePs delay_ps = 0;
-  // Deliveries go to the peer's owner (its switch or NIC; for a node of another rank, the stand-in `peer`)
+  // Deliveries go to the peer's owner (its switch or NIC; for a node of another rank, the stand-in port that
+  // names the peer: Network::peer_of)
   // with its receive handler, both kept here: reading them from the peer would share a cache line with a
   // port another thread may be writing.
   void* peer_owner = nullptr;
@@ -90,7 +91,6 @@ class alignas(64) Port {
     hands_over_ = outbox != nullptr;
   }
   std::vector<HandedOverEvent>* remote = nullptr;  // set by hand_over_to
-  Port* peer = nullptr;  // the port at the other end of the link (a stand-in for a node of another rank)
 
   // --- wiring (set once by the network builder) and colder state
   // A switch port's own queue set for data priorities, when its switch's architecture or a mechanism gives it

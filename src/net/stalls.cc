@@ -135,7 +135,7 @@ FlowWait describe_stall(const Network& net, const Flow& f, RunEnd end, TimePs en
       break;
     case Wait::kPaused:
       w.detail = "priority " + std::to_string(q.priority) + " of " + port_text(net, nic) + " paused by " +
-                 port_text(net, *nic.peer) + " since " + format_sim_time(nic.paused_since(q.priority));
+                 port_text(net, net.peer_of(nic)) + " since " + format_sim_time(nic.paused_since(q.priority));
       break;
     case Wait::kWindow:
       w.detail = "window " + b(q.window()) + " full: " + b(q.in_flight()) + " unacknowledged";

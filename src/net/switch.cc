@@ -80,7 +80,7 @@ void Switch::select_path() {
   if (net_.deep_prefetch()) partition_.sim.add_prefetcher(path.arrive, path.prefetch_arrival);
   for (auto& p : ports) {
     p.kick = path.kick;
-    p.peer->deliver = path.arrive;  // the port at the other end delivers into this switch
+    net_.peer_of(p).deliver = path.arrive;  // the port at the other end delivers into this switch
     p.pause_changed = on_pause_.empty() ? nullptr : &Switch::on_pause_change;
   }
 }

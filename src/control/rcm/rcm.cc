@@ -158,7 +158,7 @@ RcmMechanism::RcmMechanism(const RcmParams& p, Switch& sw, Network& net)
     auto* q = dynamic_cast<VoqQueues*>(port.custom_queues);
     if (!q) throw ConfigError("", "switch.mechanism", "rcm needs switch.architecture: voq");
     queues_.push_back(q);
-    to_switch_.push_back(!net.topology().is_host(port.peer->node));
+    to_switch_.push_back(!net.topology().is_host(net.peer_node(port.node, port.index)));
   }
   const Bytes queue_size = queues_.empty() ? 0 : queues_[0]->queue_size();
   const auto q_eq = static_cast<Bytes>(p.q_eq_fraction * static_cast<double>(queue_size));
