@@ -1,4 +1,4 @@
-// One side of a full-duplex link: serializes one packet at a time onto the wire toward `peer`, holds the
+// One side of a full-duplex link: serializes one packet at a time onto the wire toward its peer, holds the
 // per-priority egress queues (switches) and the PFC pause state imposed by the peer.
 #pragma once
 #include <array>
