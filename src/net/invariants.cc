@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <unordered_map>
 
 #include "net/network.h"
 #include "net/packet_kinds.h"
@@ -110,24 +109,17 @@ void FabricChecker::take_census() {
   auto add_fn = [&](EventFn f) {
     if (f && std::find(deliver.begin(), deliver.end(), f) == deliver.end()) deliver.push_back(f);
   };
-  std::unordered_map<const void*, std::uint32_t> node_of_target;
   for (std::uint32_t h = 0; h < topo.hosts; ++h)
-    if (net_.is_local(h)) {
-      add_fn(net_.nic(h).port.deliver);
-      node_of_target[net_.arrive_target(h)] = h;
-    }
+    if (net_.is_local(h)) add_fn(net_.nic(h).port.deliver);
   for (std::uint32_t s = 0; s < net_.switch_count(); ++s)
-    if (net_.has_switch(s)) {
+    if (net_.has_switch(s))
       for (const Port& port : net_.switch_at(s).ports) add_fn(port.deliver);
-      node_of_target[net_.arrive_target(topo.switch_node(s))] = topo.switch_node(s);
-    }
   for (std::size_t i = 0; i < net_.partitions(); ++i)
     net_.partition(i).sim.for_each_pending([&](const EventKey&, const EventPayload& e) {
       if (std::find(deliver.begin(), deliver.end(), e.fn) == deliver.end()) return;
       const auto& p = *reinterpret_cast<const Packet*>(e.arg);
-      const std::uint32_t node = node_of_target.at(e.target);
-      note(p,
-           topo.is_host(node) ? &net_.nic(node).port : &net_.switch_at(node - topo.hosts).ports[p.in_port]);
+      note(p, e.fn == &RdmaNic::arrive_event ? &static_cast<const RdmaNic*>(e.target)->port
+                                             : &static_cast<const Switch*>(e.target)->ports[p.in_port]);
     });
 }
 

@@ -90,16 +90,12 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
       local_switches_.push_back(switches_[s].get());
     }
 
-  // The port at the far end of a link: the peer's own, or for a node of another rank a stand-in that names
-  // it.
-  auto peer_port = [&](std::uint32_t node, std::uint32_t idx) -> Port& {
-    if (!is_local(node)) {
-      Port& stand_in = remote_ports_.emplace_back();
-      stand_in.node = node;
-      stand_in.index = static_cast<std::uint16_t>(idx);
-      return stand_in;
-    }
-    return local_port(node, idx);
+  // A port of a node of another rank: a stand-in that names it (the target of deliveries over that link).
+  auto stand_in_for = [&](std::uint32_t node, std::uint32_t idx) -> Port& {
+    Port& stand_in = remote_ports_.emplace_back();
+    stand_in.node = node;
+    stand_in.index = static_cast<std::uint16_t>(idx);
+    return stand_in;
   };
   for (std::uint32_t n = 0; n < topo_.nodes(); ++n) {
     if (!is_local(n)) continue;
@@ -121,7 +117,7 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
       p.peer_index = static_cast<std::uint16_t>(peer_idx);
       // Deliveries go to the peer's owner; for a node of another rank, to the stand-in (RankExchange reads
       // the far port's node and index from it).
-      p.peer_owner = is_local(peer) ? arrive_target(peer) : static_cast<void*>(&peer_port(peer, peer_idx));
+      p.peer_owner = is_local(peer) ? arrive_target(peer) : static_cast<void*>(&stand_in_for(peer, peer_idx));
       p.clock = SerializationClock(l.rate_bps);
       p.delay_ps = l.delay_ps;
       if (topo_.is_host(n)) {

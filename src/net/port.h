@@ -69,9 +69,8 @@ class alignas(64) Port {
   SerializationClock clock;
   TimePs delay_ps = 0;
   // Deliveries go to the peer's owner (its switch or NIC; for a node of another rank, the stand-in port that
-  // names the peer: Network::peer_of)
-  // with its receive handler, both kept here: reading them from the peer would share a cache line with a
-  // port another thread may be writing.
+  // names the peer, see Network::peer_of) with its receive handler, both kept here: reading them from the
+  // peer would share a cache line with a port another thread may be writing.
   void* peer_owner = nullptr;
   EventFn deliver = nullptr;
   Bytes tx_bytes = 0;  // cumulative bytes serialized (INT txBytes)

@@ -78,9 +78,9 @@ class RdmaNic {
   // notification point's check).
   void send_cnp(std::uint32_t flow_id);
 
-  static void arrive_event(void* port, std::uint64_t packet);
+  static void arrive_event(void* nic, std::uint64_t packet);
   // arrive_event's second-stage prefetch (Simulator::add_prefetcher): the flow state the packet will update.
-  static void prefetch_arrival(const void* port, std::uint64_t packet);
+  static void prefetch_arrival(const void* nic, std::uint64_t packet);
   static void kick(void* owner, std::uint16_t port);
   // QPs that may send: the port must look again when its current transmission ends.
   static bool has_work(const void* owner) { return !static_cast<const RdmaNic*>(owner)->active_.empty(); }
