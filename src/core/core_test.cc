@@ -256,6 +256,23 @@ TEST(OrderKeys, ANodesKeysDoNotDependOnOtherNodes) {
   EXPECT_EQ(keys_of_node0(0), keys_of_node0(1000));
 }
 
+// Threads sharing the clocks get them a cache line apart (kClockLineShift): node n's clock is entry n << 3,
+// and the entries between stay untouched.
+TEST(OrderKeys, SpacedClocksUseEveryEighthEntry) {
+  std::vector<NodeClock> clocks(std::size_t{3} << kClockLineShift);
+  Simulator sim;
+  sim.use_node_clocks(clocks.data(), 2, kClockLineShift);
+  sim.act_as(1);
+  const std::uint64_t key = sim.reserve_order();
+  EXPECT_EQ(OrderKey::node(key), 1u);
+  EXPECT_EQ(clocks[std::size_t{1} << kClockLineShift].next_seq, OrderKey::seq(key) + 1);
+  for (std::size_t i = 0; i < clocks.size(); ++i) {
+    if (i != (std::size_t{1} << kClockLineShift)) {
+      EXPECT_EQ(clocks[i].next_seq, 0u) << i;
+    }
+  }
+}
+
 TEST(SpinBarrier, MeetsAndAborts) {
   SpinBarrier barrier(2);
   int shared = 0;

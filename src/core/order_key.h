@@ -26,10 +26,15 @@ struct OrderKey {
   static std::uint64_t seq(std::uint64_t order) { return (order >> kNodeBits) & kSeqMask; }
 };
 
-// A node's clock: the next sequence it may use. One cache line each: nodes run by different threads must not
-// share a line (every transmission updates its node's clock).
-struct alignas(64) NodeClock {
+// A node's clock: the next sequence it may use. Every transmission updates its node's clock, so nodes run by
+// different threads must not share a line: a run on several threads spaces the clocks a cache line apart
+// (kClockLineShift, Simulator::use_node_clocks); on one thread they are packed, 8 bytes a node (fat320's 400
+// clocks then take 3 KB of L1 instead of 25 KB: -2 to -5 % wall time on one thread, docs/performance.md).
+struct NodeClock {
   std::uint64_t next_seq = 0;
 };
+// Node n's clock is entry n << shift: 0 packed, kClockLineShift one cache line apart.
+inline constexpr unsigned kClockLineShift = 3;
+static_assert(sizeof(NodeClock) << kClockLineShift == 64);
 
 }  // namespace lossless

@@ -50,10 +50,12 @@ class Simulator {
   // handler that runs on behalf of another node (a packet arriving over a link, a flow starting at its host)
   // says so first. Before the run it is the set-up context.
   void act_as(std::uint32_t node) { node_ = node; }
-  // Per-node Lamport clocks (nodes 0..setup_node, the last being the set-up context), shared by the
-  // simulators of a partitioned run: each node's entry is only touched by the thread that runs that node.
-  void use_node_clocks(NodeClock* clocks, std::uint32_t setup_node) {
+  // Per-node Lamport clocks (nodes 0..setup_node, the last being the set-up context; node n's is entry
+  // n << shift, core/order_key.h), shared by the simulators of a partitioned run: each node's entry is only
+  // touched by the thread that runs that node.
+  void use_node_clocks(NodeClock* clocks, std::uint32_t setup_node, unsigned shift = 0) {
     clocks_ = clocks;
+    clock_shift_ = shift;
     node_ = setup_node;
   }
 
@@ -94,7 +96,7 @@ class Simulator {
  private:
   // The acting node's next `count` sequence numbers: above its previous keys and above the running event's.
   std::uint64_t take_seqs(std::uint64_t count) {
-    std::uint64_t& clock = clocks_[node_].next_seq;
+    std::uint64_t& clock = clocks_[std::size_t{node_} << clock_shift_].next_seq;
     const std::uint64_t seq = clock > seq_floor_ ? clock : seq_floor_;
     clock = seq + count;
     return seq;
@@ -106,6 +108,7 @@ class Simulator {
   std::uint64_t seq_floor_ = 1;  // keys taken while an event runs sort after it
   NodeClock own_clock_;          // a simulator on its own: one set-up context, node 0
   NodeClock* clocks_ = &own_clock_;
+  unsigned clock_shift_ = 0;
   std::uint32_t node_ = 0;
   std::uint64_t events_ = 0;
   bool prefetch_whole_arg_ = false;

@@ -255,6 +255,7 @@ class Network {
   std::deque<Port> remote_ports_;
   std::vector<std::unique_ptr<RoutingPolicy>> planners_;  // by switch index, for switches of other ranks
   std::vector<NodeClock> node_clocks_;  // order-key clocks: one per node, then the set-up context
+  unsigned clock_shift_ = 0;            // node n's clock is node_clocks_[n << clock_shift_]
   std::vector<NodePorts> node_ports_;
   RoutingTable routes_;
   std::vector<std::unique_ptr<RdmaNic>> nics_;
