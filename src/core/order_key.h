@@ -29,7 +29,7 @@ struct OrderKey {
 // A node's clock: the next sequence it may use. Every transmission updates its node's clock, so nodes run by
 // different threads must not share a line: a run on several threads spaces the clocks a cache line apart
 // (kClockLineShift, Simulator::use_node_clocks); on one thread they are packed, 8 bytes a node (fat320's 400
-// clocks then take 3 KB of L1 instead of 25 KB: -2 to -5 % wall time on one thread, docs/performance.md).
+// clocks then take 3 KB of L1 instead of 25 KB: fat320 -1 to -3 %, k = 32 -2 to -10 %; docs/performance.md).
 struct NodeClock {
   std::uint64_t next_seq = 0;
 };
