@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <thread>
 #include <vector>
 
@@ -127,6 +128,56 @@ TEST(EventQueue, TwoOffsetsHashingToOneLaneBothGetLanes) {
     ASSERT_GE(e.time, last);
     last = e.time;
     q.push(e.time + both[e.arg], fn, nullptr, e.arg);
+  }
+  EXPECT_EQ(q.heap_size(), 0u);
+}
+
+// The lanes' heads are merged by a tree of 32 slots; a lane that becomes non-empty while all are taken sends
+// its event to the general heap. 60 streams at 60 offsets, each rescheduled at its own offset and joined and
+// left at different moments: events pop in strict key order, each stream's in FIFO order, with the heap used
+// while more than 32 lanes are busy and every slot free again at the end.
+TEST(EventQueue, MoreBusyLanesThanMergeSlotsPopInKeyOrder) {
+  EventQueue q;
+  auto fn = [](void*, std::uint64_t) {};
+  constexpr std::uint64_t kStreams = 60;
+  std::uint64_t serial[kStreams] = {}, last_popped[kStreams] = {};
+  auto offset = [](std::uint64_t s) { return static_cast<TimePs>(1'000'000 + 7'919 * s); };
+  auto push = [&](TimePs at, std::uint64_t s) { q.push(at, fn, nullptr, s | (++serial[s] << 8)); };
+  // Each offset is seen twice before its first event pops (a lane is granted the second time), so every
+  // stream runs in a lane unless the slots are full.
+  for (std::uint64_t s = 0; s < kStreams; ++s) {
+    push(offset(s), s);
+    push(offset(s) + 1, s);
+  }
+  EventKey last{0, 0};
+  std::size_t most_in_heap = 0;
+  for (int i = 0; i < 200'000; ++i) {
+    const Event e = q.pop();
+    const EventKey k{e.time, e.order};
+    ASSERT_TRUE(event_before(last, k)) << "pop " << i;
+    last = k;
+    const std::uint64_t s = e.arg & 0xff, n = e.arg >> 8;
+    ASSERT_GT(n, last_popped[s]);
+    last_popped[s] = n;
+    most_in_heap = std::max(most_in_heap, q.heap_size());
+    // Streams take turns pausing: stream s skips its rescheduling in one phase of every 5,000 pops.
+    if ((i / 5'000 + s) % 7 != 0) push(e.time + offset(s), s);
+    if (q.empty()) push(e.time + offset(s), s);
+  }
+  EXPECT_GT(most_in_heap, 0u);
+  while (!q.empty()) {
+    const Event e = q.pop();
+    ASSERT_TRUE(event_before(last, EventKey{e.time, e.order}));
+    last = EventKey{e.time, e.order};
+  }
+  // Emptied, the queue grants lanes (and slots) again: two streams run without the heap.
+  for (std::uint64_t s = 0; s < 2; ++s) {
+    push(last.time + offset(s), s);
+    push(last.time + offset(s) + 1, s);
+  }
+  for (int i = 0; i < 1000; ++i) {
+    const Event e = q.pop();
+    push(e.time + offset(e.arg & 0xff), e.arg & 0xff);
   }
   EXPECT_EQ(q.heap_size(), 0u);
 }
