@@ -169,7 +169,6 @@ class EventQueue {
       const std::uint32_t slot = free_slots_[--nfree_];
       slot_lane_[slot] = static_cast<std::uint16_t>(li);
       slot_update(slot, k);
-      ++nheads_;
     } else if (!event_before(k, lane.back_key())) {
       lane.append(k, p, blocks_);
     } else {
@@ -339,7 +338,9 @@ class EventQueue {
     kw.order ^= (kw.order ^ ks.order) & take;
 #endif
   }
-  bool from_lane() const { return nheads_ > 0 && (heap_.empty() || event_before(top_key_, heap_.top_key())); }
+  bool from_lane() const {
+    return nfree_ < kSlots && (heap_.empty() || event_before(top_key_, heap_.top_key()));
+  }
   void slot_update(std::uint32_t slot, const EventKey& k) {
     slot_key_[slot] = k;
     std::uint32_t w = slot;
@@ -358,7 +359,6 @@ class EventQueue {
   }
   void slot_release(std::uint32_t slot) {
     free_slots_[nfree_++] = static_cast<std::uint8_t>(slot);
-    --nheads_;
     slot_update(slot, kNoKey);
   }
   EventHeap heap_;
@@ -371,7 +371,6 @@ class EventQueue {
   std::uint32_t nfree_ = kSlots;
   EventKey top_key_ = kNoKey;
   std::uint32_t top_slot_ = 0;
-  std::uint32_t nheads_ = 0;
   std::size_t n_ = 0;
   TimePs last_time_ = 0;
   std::uint64_t seq_ = 0;

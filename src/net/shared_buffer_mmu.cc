@@ -20,8 +20,7 @@ SharedBufferMmu::SharedBufferMmu(const SwitchConfig& cfg, const std::vector<Port
 
 Bytes SharedBufferMmu::threshold(std::uint16_t port) const {
   if (cfg_.threshold == PfcThreshold::kStatic) return ports_[port].xoff_bytes;
-  Bytes free_bytes = shared_pool_ > shared_used_ ? shared_pool_ - shared_used_ : 0;
-  return static_cast<Bytes>(static_cast<double>(free_bytes) * ports_[port].alpha);
+  return static_cast<Bytes>(static_cast<double>(free_bytes()) * ports_[port].alpha);
 }
 
 }  // namespace lossless
