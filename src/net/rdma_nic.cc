@@ -271,7 +271,7 @@ bool RdmaNic::receive_data(Packet* p) {
                         ? rx.control->contiguous_end(rx.expected)
                         : placed_end(p->flow_id, rx, rx.expected);
     }
-    rx.ce_pending = rx.ce_pending || p->ecn_ce;
+    rx.ce_pending = rx.ce_pending | p->ecn_ce;  // not ||: gcc made a branch of it, which mispredicted
     if ((rx.ack_every != 0 && ++rx.packets_since_ack >= rx.ack_every) || rx.expected >= f.size_bytes ||
         p->ack_req || rx.ack_requested) {
       if (rx.ack_every > 1) [[unlikely]] {
