@@ -1,37 +1,12 @@
 #include "control/hpcc/hpcc.h"
 
 #include <algorithm>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "control/cc_scheme.h"
+#include "control/hpcc/most_utilised.h"
 #include "control/window.h"
 
 namespace lossless {
-namespace {
-
-// (max_u, tau) = (u, dt) if u > max_u, without a branch: which hop is the most utilised changes from ACK to
-// ACK in no pattern, and gcc compiles the plain `if` (and ?:) to a branch that mispredicted ~0.5 M times per
-// 0.6 ms of fat320. maxsd returns its first operand only if it is the greater, as the `if` does (ties and NaN
-// keep max_u).
-[[gnu::always_inline]] inline void keep_most_utilised(double u, double dt, double& max_u, double& tau) {
-#if defined(__SSE2__)
-  const __m128d vu = _mm_set_sd(u);
-  const __m128d vmax = _mm_set_sd(max_u);
-  const __m128d greater = _mm_cmpgt_sd(vu, vmax);
-  tau =
-      _mm_cvtsd_f64(_mm_or_pd(_mm_and_pd(greater, _mm_set_sd(dt)), _mm_andnot_pd(greater, _mm_set_sd(tau))));
-  max_u = _mm_cvtsd_f64(_mm_max_sd(vu, vmax));
-#else
-  if (u > max_u) {
-    max_u = u;
-    tau = dt;
-  }
-#endif
-}
-
-}  // namespace
 
 HpccParams HpccParams::initial(ParamSource& m) {
   HpccParams p;
