@@ -57,7 +57,7 @@ void HpccSender::on_ack(const Packet& ack) {
     last_update_seq_ = qp_.snd_nxt;
     const IntRecords& r = ack.ext(int_);
     hops_ = r.hops;
-    std::copy_n(r.hop.begin(), r.hops, last_.begin());
+    last_ = r.hop;  // as in update()
     return;
   }
   bool commit = ack.seq > last_update_seq_;
@@ -93,7 +93,9 @@ void HpccSender::update(const Packet& ack, bool commit) {
     keep_most_utilised(u, dt, max_u, tau_ps);
   }
   hops_ = r.hops;
-  std::copy_n(r.hop.begin(), r.hops, last_.begin());
+  // All kMaxIntHops records, of which the first hops_ are read next time: a copy of fixed size is a few
+  // moves, where copying r.hops of them called memcpy with a size it branches on.
+  last_ = r.hop;
   if (!any) return;
   tau_ps = std::min(tau_ps, t_ps_);
   u_ = (u_ * (t_ps_ - tau_ps) + max_u * tau_ps) / t_ps_;
