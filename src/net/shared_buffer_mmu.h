@@ -51,8 +51,7 @@ class SharedBufferMmu final : public BufferModel {
 
   Bytes threshold(std::uint16_t port) const;
   Bytes shared_used(std::uint16_t port, std::uint8_t prio) const {
-    Bytes b = slots_[slot(port, prio)].ingress;
-    return b > cfg_.reserve_bytes ? b - cfg_.reserve_bytes : 0;
+    return beyond_reserve(slots_[slot(port, prio)]);
   }
   Bytes ingress_bytes(std::uint16_t port, std::uint8_t prio) const override {
     return slots_[slot(port, prio)].ingress;
@@ -91,6 +90,9 @@ class SharedBufferMmu final : public BufferModel {
   };
   // The threshold of the slot's port (threshold(port) without reading ports_).
   Bytes slot_threshold(std::uint16_t port, const Slot& sl) const;
+  // The slot's bytes in the shared pool (beyond its reserve). As a min, not a ternary gcc makes a
+  // mispredicted branch in the packet path (see free_bytes()).
+  Bytes beyond_reserve(const Slot& sl) const { return sl.ingress - std::min(sl.ingress, cfg_.reserve_bytes); }
   std::vector<Slot> slots_;
   Bytes shared_pool_ = 0;
   Bytes shared_used_ = 0;
@@ -139,9 +141,7 @@ class SharedBufferMmu final : public BufferModel {
   Bytes from_headroom = std::min(sl.headroom, bytes);
   sl.headroom -= from_headroom;
   Bytes rest = bytes - from_headroom;
-  // As a min, not a ternary gcc makes a mispredicted branch (see free_bytes()).
-  Bytes shared_part = sl.ingress - std::min(sl.ingress, cfg_.reserve_bytes);
-  Bytes from_shared = std::min(rest, shared_part);
+  Bytes from_shared = std::min(rest, beyond_reserve(sl));
   shared_used_ -= from_shared;
   sl.ingress -= rest;
 }
@@ -164,7 +164,7 @@ class SharedBufferMmu final : public BufferModel {
   const Slot& sl = slots_[slot(port, prio)];
   if (!sl.paused || sl.headroom > 0) return false;
   if (cfg_.threshold == PfcThreshold::kStatic) return sl.ingress < ports_[port].xon_bytes;
-  const Bytes used = sl.ingress > cfg_.reserve_bytes ? sl.ingress - cfg_.reserve_bytes : 0;
+  const Bytes used = beyond_reserve(sl);
   return used == 0 || used + cfg_.resume_offset_bytes <= slot_threshold(port, sl);
 }
 
