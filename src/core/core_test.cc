@@ -72,6 +72,51 @@ TEST(EventQueue, HeapStaysSortedUnderRandomLoad) {
   }
 }
 
+// The queue compares the lanes' first key with the heap's without asking whether either holds one: an empty
+// heap must report a key after every event's, before its first push and after its last pop.
+TEST(EventQueue, EmptyHeapReportsAnAbsentKey) {
+  EventHeap heap;
+  auto fn = [](void*, std::uint64_t) {};
+  EXPECT_TRUE(heap.empty());
+  EXPECT_EQ(heap.top_key().time, EventHeap::kAbsentKey.time);
+  EXPECT_EQ(heap.top_key().order, EventHeap::kAbsentKey.order);
+  heap.push(EventKey{5, 1}, EventPayload{fn, nullptr, 0});
+  heap.push(EventKey{3, 2}, EventPayload{fn, nullptr, 1});
+  EXPECT_EQ(heap.top_key().time, 3u);
+  heap.pop();
+  heap.pop();
+  EXPECT_TRUE(heap.empty());
+  EXPECT_EQ(heap.top_key().time, EventHeap::kAbsentKey.time);
+  EXPECT_EQ(heap.top_key().order, EventHeap::kAbsentKey.order);
+}
+
+// A queue drained to empty and filled again, each time with an event only the heap holds (a one-off offset)
+// and one a lane holds: whichever store is empty, the other's event comes out, and both in key order.
+TEST(EventQueue, EitherStoreAloneOrBothEmptyPopInKeyOrder) {
+  EventQueue q;
+  auto fn = [](void*, std::uint64_t) {};
+  TimePs now = 0;
+  for (int round = 0; round < 50; ++round) {
+    // A one-off offset goes to the heap; the same offset twice gets a lane the second time.
+    const TimePs heap_at = now + 1000 + static_cast<TimePs>(round) * 7;
+    q.push(heap_at, fn, nullptr, 1);
+    if (round % 3 != 0) {
+      q.push(now + 500, fn, nullptr, 2);
+      q.push(now + 500, fn, nullptr, 3);
+    }
+    TimePs last = now;
+    while (!q.empty()) {
+      const TimePs due = q.top_time();
+      Event e = q.pop();
+      EXPECT_EQ(e.time, due);
+      EXPECT_GE(e.time, last);
+      last = e.time;
+    }
+    EXPECT_EQ(q.top_time(), kTimeNever);
+    now = last;
+  }
+}
+
 // Pushes made while popping, as a simulation does: mostly at a few fixed offsets from the current time (FIFO
 // lanes), some at random offsets, some with order keys reserved earlier (out of order within their lane).
 // Whatever store holds them, events must come out in (time, order) order.

@@ -48,14 +48,20 @@ inline bool event_before(const EventKey& a, const EventKey& b) {
 
 class EventHeap {
  public:
-  EventHeap() = default;
+  EventHeap() {
+    grow();
+    keys_[0] = kAbsentKey;
+  }
   EventHeap(const EventHeap&) = delete;
   EventHeap& operator=(const EventHeap&) = delete;
   ~EventHeap() { ::operator delete[](keys_raw_, std::align_val_t{64}); }
 
   bool empty() const { return n_ == 0; }
   std::size_t size() const { return n_; }
+  // The least key, or kAbsentKey (which sorts after every event's) when empty: the event queue compares it
+  // with its lanes' first without asking whether there is one.
   const EventKey& top_key() const { return keys_[0]; }
+  static constexpr EventKey kAbsentKey{~TimePs{0}, ~std::uint64_t{0}};
   const EventPayload& top_payload() const { return pay_[0]; }
 
   void push(const EventKey& k, const EventPayload& p) {
@@ -69,7 +75,10 @@ class EventHeap {
   }
   void pop() {
     --n_;
-    if (n_ > 0) sift_down(keys_[n_], pay_[n_]);
+    if (n_ > 0)
+      sift_down(keys_[n_], pay_[n_]);
+    else
+      keys_[0] = kAbsentKey;
   }
 
  private:

@@ -37,7 +37,7 @@ class EventQueue {
   EventQueue() : lanes_(kLanes) {
     for (std::uint32_t s = 0; s < kSlots; ++s) {
       slot_key_[s] = kNoKey;
-      win_[kSlots + s] = static_cast<std::uint8_t>(s);
+      win_[kSlots + s] = static_cast<std::uint16_t>(s * sizeof(EventKey));
       free_slots_[s] = static_cast<std::uint8_t>(kSlots - 1 - s);
     }
     // Every node names a slot of its own subtree (all keys are kNoKey yet).
@@ -314,47 +314,53 @@ class EventQueue {
   // mispredictions per event at fat320).
   static constexpr std::uint32_t kSlotBits = 5;
   static constexpr std::uint32_t kSlots = 1u << kSlotBits;
-  static constexpr EventKey kNoKey{~TimePs{0}, ~std::uint64_t{0}};
-  // (kw, w) = (ks, sw) if ks sorts before kw, as conditional moves: gcc turns ?: and even masks here into
-  // branches, and a branch on which of two lanes' heads comes first mispredicts as the heap's sift did.
-  [[gnu::always_inline]] static void take_if_before(const EventKey& ks, std::uint32_t sw, EventKey& kw,
-                                                    std::uint32_t& w) {
+  static constexpr EventKey kNoKey = EventHeap::kAbsentKey;
+  // One match of a replay: node's sibling's winner against (kw, w), the winner written to node's parent, and
+  // node moved up. w and the nodes hold a slot's byte offset in slot_key_ (slot * 16), so the sibling's key
+  // is one indexed load away. A conditional move, not a branch: which of two lanes' heads comes first
+  // mispredicts as a heap's sift does, and gcc turns ?: and even masks here into branches.
+  [[gnu::always_inline]] void match_up(std::uint32_t& node, std::uint32_t& w, EventKey& kw) {
 #if defined(__x86_64__)
-    std::uint64_t borrow_scratch = ks.order;
-    std::uint64_t time_scratch = ks.time;
-    asm("subq %[kwo], %[bs]\n\t"
+    std::uint64_t sib, sw, ks_order, time_scratch;
+    asm("movl %k[node], %k[sib]\n\t"
+        "xorl $1, %k[sib]\n\t"
+        "movzwl (%[win],%[sib],2), %k[sw]\n\t"
+        "movq 8(%[keys],%[sw]), %[kso]\n\t"
+        "cmpq %[kwo], %[kso]\n\t"
+        "movq (%[keys],%[sw]), %[ts]\n\t"
         "sbbq %[kwt], %[ts]\n\t"
-        "cmovbl %[sw], %[w]\n\t"
-        "cmovbq %[kst], %[kwt]\n\t"
-        "cmovbq %[kso], %[kwo]"
-        : [bs] "+&r"(borrow_scratch), [ts] "+&r"(time_scratch), [w] "+r"(w), [kwt] "+r"(kw.time),
-          [kwo] "+r"(kw.order)
-        : [sw] "r"(sw), [kst] "r"(ks.time), [kso] "r"(ks.order)
+        "cmovbq %[kso], %[kwo]\n\t"
+        "cmovbq (%[keys],%[sw]), %[kwt]\n\t"
+        "cmovbl %k[sw], %[w]\n\t"
+        "shrl $1, %k[node]\n\t"
+        "movw %w[w], (%[win],%q[node],2)"
+        : [node] "+r"(node), [w] "+r"(w), [kwt] "+r"(kw.time), [kwo] "+r"(kw.order), [sib] "=&r"(sib),
+          [sw] "=&r"(sw), [kso] "=&r"(ks_order), [ts] "=&r"(time_scratch), "+m"(win_)
+        : [win] "r"(win_), [keys] "r"(slot_key_), "m"(slot_key_)
         : "cc");
 #else
+    const std::uint32_t sw = win_[node ^ 1u];
+    const EventKey& ks = slot_key_[sw / sizeof(EventKey)];
     const std::uint64_t take = 0 - static_cast<std::uint64_t>(event_before(ks, kw));
     w ^= (w ^ sw) & static_cast<std::uint32_t>(take);
     kw.time ^= (kw.time ^ ks.time) & take;
     kw.order ^= (kw.order ^ ks.order) & take;
+    node >>= 1;
+    win_[node] = static_cast<std::uint16_t>(w);
 #endif
   }
-  bool from_lane() const {
-    return nfree_ < kSlots && (heap_.empty() || event_before(top_key_, heap_.top_key()));
-  }
+  // Both stores report an absent key (all ones, after every event's) when empty: the lanes' top_key_ is the
+  // winner of slots that all hold kNoKey, the heap's top_key() kAbsentKey.
+  bool from_lane() const { return event_before(top_key_, heap_.top_key()); }
+  static_assert(sizeof(EventKey) == 16, "match_up indexes keys by byte offset, scale 1");
   void slot_update(std::uint32_t slot, const EventKey& k) {
     slot_key_[slot] = k;
-    std::uint32_t w = slot;
+    std::uint32_t w = slot * sizeof(EventKey);
     EventKey kw = k;
     std::uint32_t node = kSlots + slot;
 #pragma GCC unroll 8
-    for (std::uint32_t level = 0; level < kSlotBits; ++level) {
-      const std::uint32_t sw = win_[node ^ 1u];
-      const EventKey ks = slot_key_[sw];
-      take_if_before(ks, sw, kw, w);
-      node >>= 1;
-      win_[node] = static_cast<std::uint8_t>(w);
-    }
-    top_slot_ = w;
+    for (std::uint32_t level = 0; level < kSlotBits; ++level) match_up(node, w, kw);
+    top_slot_ = w / sizeof(EventKey);
     top_key_ = kw;
   }
   void slot_release(std::uint32_t slot) {
@@ -365,7 +371,7 @@ class EventQueue {
   BlockPool blocks_;  // before the lanes that hold its blocks
   std::vector<Lane> lanes_;
   EventKey slot_key_[kSlots];
-  std::uint8_t win_[2 * kSlots];
+  std::uint16_t win_[2 * kSlots];  // a slot's byte offset in slot_key_
   std::uint16_t slot_lane_[kSlots] = {};
   std::uint8_t free_slots_[kSlots];
   std::uint32_t nfree_ = kSlots;
