@@ -160,10 +160,10 @@ TEST(EventQueue, LanesAndHeapTogetherPopInKeyOrder) {
 TEST(EventQueue, TwoOffsetsHashingToOneLaneBothGetLanes) {
   const TimePs a = 1'000'000;
   TimePs b = a + 1;
-  while (EventQueue::lane_of(b) != EventQueue::lane_of(a)) ++b;
+  EventFn fn = [](void*, std::uint64_t) {};
+  while (EventQueue::lane_of(b, fn) != EventQueue::lane_of(a, fn)) ++b;
   const TimePs both[2] = {a, b};
   EventQueue q;
-  auto fn = [](void*, std::uint64_t) {};
   // Two streams, each rescheduled at its own offset: a stream's events are pushed in time order.
   for (std::uint64_t s = 0; s < 2; ++s)
     for (int i = 0; i < 8; ++i) q.push(both[s] + static_cast<TimePs>(i) * 1000, fn, nullptr, s);

@@ -4,10 +4,11 @@
 // Most events of a packet simulator are due a fixed offset after the moment they are scheduled: a packet
 // reaches the far end of a link serialization + propagation after it starts, a timer fires one period after
 // it is armed. Events scheduled with the same offset from a clock that never goes back arrive already sorted,
-// so they need a FIFO, not a heap. The queue keeps a few such FIFOs ("lanes", chosen by a hash of the offset)
-// and merges the heads of up to 32 of them with a winner tree; an event whose lane would go out of order, or
-// would be a 33rd non-empty one, goes to the general heap instead. Which store holds an event never changes
-// when it runs: the pop order is the key order in all cases.
+// so they need a FIFO, not a heap. The queue keeps a few such FIFOs ("lanes", one per offset and handler,
+// chosen by a hash of the two; the handler is the lane's, so an entry is 32 bytes) and merges the heads of up
+// to 32 of them with a winner tree; an event whose lane would go out of order, or would be a 33rd non-empty
+// one, goes to the general heap instead. Which store holds an event never changes when it runs: the pop order
+// is the key order in all cases.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -70,9 +71,11 @@ class EventQueue {
   std::size_t size() const { return n_; }
   // Events held by the general heap rather than a lane (tests and diagnostics).
   std::size_t heap_size() const { return heap_.size(); }
-  // The lane an offset hashes to first (its second choice is the neighbour, lane ^ 1).
-  static std::uint32_t lane_of(TimePs offset) {
-    return static_cast<std::uint32_t>((offset * 0x9E3779B97F4A7C15ull) >> (64 - kLaneBits));
+  // The lane the events of one handler at one offset hash to first (their second choice is the neighbour,
+  // lane ^ 1).
+  static std::uint32_t lane_of(TimePs offset, EventFn fn) {
+    const TimePs h = offset + reinterpret_cast<std::uintptr_t>(fn);
+    return static_cast<std::uint32_t>((h * 0x9E3779B97F4A7C15ull) >> (64 - kLaneBits));
   }
   // The time of the next event, or kTimeNever.
   TimePs top_time() const {
@@ -90,7 +93,7 @@ class EventQueue {
   // set_prefetch_whole_arg) rather than its first.
   void set_touch_whole_arg(bool on) { touch_whole_arg_ = on; }
   // The next event's payload (the event loop prefetches what it will touch). The queue must not be empty.
-  const EventPayload& top_payload() const {
+  EventPayload top_payload() const {
     return from_lane() ? lanes_[slot_lane_[top_slot_]].front_payload() : heap_.top_payload();
   }
   Event pop() {
@@ -106,7 +109,7 @@ class EventQueue {
       if (top_key_.time > until) return false;
       const std::uint32_t slot = top_slot_;
       Lane& lane = lanes_[slot_lane_[slot]];
-      const EventPayload& p = lane.front_payload();
+      const EventPayload p = lane.front_payload();
       e = Event{top_key_.time, top_key_.order, p.fn, p.target, p.arg};
       lane.pop_front(touch_whole_arg_, blocks_);
       if (lane.empty())
@@ -130,9 +133,9 @@ class EventQueue {
 
   // The common case inline: the offset owns its first-choice lane, which holds earlier events.
   void push_in_lane(const EventKey& k, const EventPayload& p, TimePs offset) {
-    const std::uint32_t li = lane_of(offset);
+    const std::uint32_t li = lane_of(offset, p.fn);
     Lane& lane = lanes_[li];
-    if (lane.tag == offset && !lane.empty() && !event_before(k, lane.back_key())) {
+    if (lane.serves(offset, p.fn) && !lane.empty() && !event_before(k, lane.back_key())) {
       lane.append(k, p, blocks_);
       ++n_;
       return;
@@ -141,16 +144,16 @@ class EventQueue {
   }
   [[gnu::noinline]] void push_elsewhere(const EventKey& k, const EventPayload& p, TimePs offset,
                                         std::uint32_t li) {
-    if (lanes_[li].tag != offset) {
+    if (!lanes_[li].serves(offset, p.fn)) {
       // Two busy offsets can hash to one lane: each offset has a second choice, the neighbouring lane.
       const std::uint32_t alt = li ^ 1u;
-      if (lanes_[alt].tag != offset) {
+      if (!lanes_[alt].serves(offset, p.fn)) {
         // A lane serves one offset; it changes hands only when empty, and an offset gets a lane the second
         // time it is seen: one-off offsets (a flow's odd-sized last packet) would only crowd the merge heap.
         if (lanes_[li].empty())
-          lanes_[li].tag = offset;
+          lanes_[li].claim(offset, p.fn);
         else if (lanes_[alt].empty())
-          lanes_[alt].tag = offset;
+          lanes_[alt].claim(offset, p.fn);
         heap_.push(k, p);
         ++n_;
         return;
@@ -184,12 +187,15 @@ class EventQueue {
   // next slot was last touched a ring-length (about one link delay of events) earlier. Reads are far behind
   // the writes and interleaved over the lanes, more streams than the hardware prefetcher follows, so pops
   // prefetch ahead.
+  // The lane's handler is the lane's, not the entry's: 32 bytes, two to a cache line.
   struct Entry {
     EventKey key;
-    EventPayload payload;
+    void* target;
+    std::uint64_t arg;
   };
-  // 51 entries and the link: 2 KiB, a whole number of cache lines.
-  static constexpr std::uint32_t kBlockEntries = 51;
+  static_assert(sizeof(Entry) == 32);
+  // 63 entries and the link: 2 KiB, a whole number of cache lines.
+  static constexpr std::uint32_t kBlockEntries = 63;
   struct alignas(64) Block {
     Entry entries[kBlockEntries];
     Block* next;
@@ -233,14 +239,23 @@ class EventQueue {
     static constexpr std::uint32_t kPrefetchAhead = 4;
     static constexpr std::uint32_t kTouchAhead = 2;
     TimePs tag = ~TimePs{0};  // the offset this lane serves
+    EventFn fn = nullptr;     // and the handler of its events
+    bool serves(TimePs offset, EventFn f) const { return tag == offset && fn == f; }
+    void claim(TimePs offset, EventFn f) {
+      tag = offset;
+      fn = f;
+    }
     bool empty() const { return count_ == 0; }
     const EventKey& front_key() const { return head_->entries[head_at_].key; }
-    const EventPayload& front_payload() const { return head_->entries[head_at_].payload; }
+    EventPayload front_payload() const {
+      const Entry& e = head_->entries[head_at_];
+      return EventPayload{fn, e.target, e.arg};
+    }
     const EventKey& back_key() const { return back_; }
     void append(const EventKey& k, const EventPayload& p, BlockPool& pool) {
       if (tail_at_ == kBlockEntries) [[unlikely]]  // also before the first block: tail_at_ starts there
         new_tail_block(pool);
-      tail_->entries[tail_at_++] = Entry{k, p};
+      tail_->entries[tail_at_++] = Entry{k, p.target, p.arg};
       back_ = k;
       ++count_;
     }
@@ -253,7 +268,7 @@ class EventQueue {
           b = b->next;
           at = 0;
         }
-        f(b->entries[at].key, b->entries[at].payload);
+        f(b->entries[at].key, EventPayload{fn, b->entries[at].target, b->entries[at].arg});
       }
     }
     void pop_front(bool whole_arg, BlockPool& pool) {
@@ -266,7 +281,10 @@ class EventQueue {
       // it runs, less than a miss takes when the fabric outgrows the caches. Measured (one thread,
       // alternated A/B): fattree k = 16 -5 %, k = 24 -8 % wall; kTouchAhead 2 with kPrefetchAhead 8 gained
       // less.
-      if (count_ > kTouchAhead) prefetch_event(entry_ahead(kTouchAhead)->payload, whole_arg);
+      if (count_ > kTouchAhead) {
+        const Entry* ahead = entry_ahead(kTouchAhead);
+        prefetch_event(EventPayload{fn, ahead->target, ahead->arg}, whole_arg);
+      }
     }
 
    private:
