@@ -234,7 +234,7 @@ class EventQueue {
     std::vector<Block*> chunks_;
   };
 
-  class Lane {
+  class alignas(64) Lane {
    public:
     static constexpr std::uint32_t kPrefetchAhead = 4;
     static constexpr std::uint32_t kTouchAhead = 2;
@@ -324,6 +324,8 @@ class EventQueue {
     std::size_t count_ = 0;
     EventKey back_{};
   };
+  // A lane is one cache line: a push reads and writes only its own.
+  static_assert(sizeof(Lane) == 64);
 
   // The non-empty lanes' head keys, merged by a winner tree over kSlots leaves: node i (1 <= i < kSlots)
   // holds the slot whose key is the least of its subtree, node kSlots + s is leaf s. Changing a leaf replays
