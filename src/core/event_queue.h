@@ -255,8 +255,19 @@ class EventQueue {
     void append(const EventKey& k, const EventPayload& p, BlockPool& pool) {
       if (tail_at_ == kBlockEntries) [[unlikely]]  // also before the first block: tail_at_ starts there
         new_tail_block(pool);
-      tail_->entries[tail_at_++] = Entry{k, p.target, p.arg};
-      back_ = k;
+      // The key as two words in registers: a caller's key is a temporary its two halves were just stored
+      // to, and gcc copied it with one 16-byte load, which the store buffer cannot forward from two 8-byte
+      // stores (the load waited for both to reach the cache: the push's costliest instruction in perf).
+      TimePs time = k.time;
+      std::uint64_t order = k.order;
+      asm("" : "+r"(time), "+r"(order));
+      Entry& e = tail_->entries[tail_at_++];
+      e.key.time = time;
+      e.key.order = order;
+      e.target = p.target;
+      e.arg = p.arg;
+      back_.time = time;
+      back_.order = order;
       ++count_;
     }
     template <class F>

@@ -31,7 +31,9 @@ void Port::transmit(Packet* p) {
   busy_until_ = now + ser;
   tx_done_order_ = done_order;
   tx_done_pending_ = queued_bytes > 0 || (owner_has_work && owner_has_work(owner));
-  if (tx_done_pending_) sim->at_reserved(busy_until_, tx_done_order_, &Port::tx_done_event, this);
+  // From the locals, not the two members just stored: gcc read those back as one 16-byte load, which the
+  // store buffer cannot forward from two 8-byte stores.
+  if (tx_done_pending_) sim->at_reserved(now + ser, done_order, &Port::tx_done_event, this);
 }
 
 void Port::tx_done_event(void* target, std::uint64_t) {
