@@ -148,8 +148,9 @@ class EventQueue {
       // Two busy offsets can hash to one lane: each offset has a second choice, the neighbouring lane.
       const std::uint32_t alt = li ^ 1u;
       if (!lanes_[alt].serves(offset, p.fn)) {
-        // A lane serves one offset; it changes hands only when empty, and an offset gets a lane the second
-        // time it is seen: one-off offsets (a flow's odd-sized last packet) would only crowd the merge heap.
+        // A lane serves one offset and handler; it changes hands only when empty, and an offset gets a lane
+        // the second time it is seen: one-off offsets (a flow's odd-sized last packet) would only crowd the
+        // merge tree.
         if (lanes_[li].empty())
           lanes_[li].claim(offset, p.fn);
         else if (lanes_[alt].empty())
