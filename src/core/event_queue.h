@@ -248,10 +248,7 @@ class EventQueue {
     }
     bool empty() const { return count_ == 0; }
     const EventKey& front_key() const { return head_->entries[head_at_].key; }
-    EventPayload front_payload() const {
-      const Entry& e = head_->entries[head_at_];
-      return EventPayload{fn, e.target, e.arg};
-    }
+    EventPayload front_payload() const { return payload_of(head_->entries[head_at_]); }
     const EventKey& back_key() const { return back_; }
     void append(const EventKey& k, const EventPayload& p, BlockPool& pool) {
       if (tail_at_ == kBlockEntries) [[unlikely]]  // also before the first block: tail_at_ starts there
@@ -280,7 +277,7 @@ class EventQueue {
           b = b->next;
           at = 0;
         }
-        f(b->entries[at].key, EventPayload{fn, b->entries[at].target, b->entries[at].arg});
+        f(b->entries[at].key, payload_of(b->entries[at]));
       }
     }
     void pop_front(bool whole_arg, BlockPool& pool) {
@@ -293,13 +290,11 @@ class EventQueue {
       // it runs, less than a miss takes when the fabric outgrows the caches. Measured (one thread,
       // alternated A/B): fattree k = 16 -5 %, k = 24 -8 % wall; kTouchAhead 2 with kPrefetchAhead 8 gained
       // less.
-      if (count_ > kTouchAhead) {
-        const Entry* ahead = entry_ahead(kTouchAhead);
-        prefetch_event(EventPayload{fn, ahead->target, ahead->arg}, whole_arg);
-      }
+      if (count_ > kTouchAhead) prefetch_event(payload_of(*entry_ahead(kTouchAhead)), whole_arg);
     }
 
    private:
+    EventPayload payload_of(const Entry& e) const { return EventPayload{fn, e.target, e.arg}; }
     // The entry `n` places behind the front; the lane must hold more than n entries, or the address is only
     // good for a prefetch (which never faults).
     const Entry* entry_ahead(std::uint32_t n) const {
