@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# build-pgo.sh [BUILD_DIR]: builds the simulator with gcc's profile-guided optimisation (default directory
+# build-pgo). Opt-in: scripts/build.sh stays the build of record (README, run.sh, test.sh, bench/).
+#
+# Three steps in one directory (gcc names a translation unit's profile after its object's path, so the
+# instrumented and the optimised objects must live at the same place):
+#   1. an instrumented build (-fprofile-generate);
+#   2. training runs: every case of the default sweep (experiments/default/sweep.yaml) at a small size, and the
+#      four bench scenarios briefly, so that every scheme's code is profiled, not only the benchmarks';
+#   3. the optimised build (-fprofile-use -fprofile-partial-training: code no training run reached is
+#      optimised as without a profile, not as cold).
+# The profile changes only where gcc lays out and inlines code: outputs are byte-identical to build/lossless
+# (tools/identity.py). Measured (docs/performance.md "Eleventh pass"): HPCC fat320 and fattree k = 24 -3 to
+# -5 % wall, DCQCN fat320 and Homa unchanged.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${1:-build-pgo}
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+profile="$dir/pgo-profile"
+rm -rf "$profile"
+mkdir -p "$profile"
+
+echo "build-pgo: 1/3 instrumented build in $dir" >&2
+LOSSLESS_TARGET=lossless scripts/build.sh "$dir" \
+  -DCMAKE_CXX_FLAGS="-fprofile-generate -fprofile-update=single -fprofile-dir=$profile" \
+  -DCMAKE_EXE_LINKER_FLAGS="-fprofile-generate"
+
+echo "build-pgo: 2/3 training runs" >&2
+runs=$(mktemp -d)
+trap 'rm -rf "$runs"' EXIT
+bin="$dir/lossless"
+# Each sweep case as `--set key=value` arguments (the sweep lists them as {name: N, set: {k: v, ...}}).
+python3 - experiments/default/sweep.yaml >"$runs/cases" <<'PY'
+import re, sys
+for line in open(sys.argv[1]):
+    m = re.search(r"\{name: (\S+), set: \{(.*)\}\}", line)
+    if m:
+        sets = [s.strip().replace(": ", "=", 1) for s in m.group(2).split(", ")]
+        print(m.group(1), " ".join("--set " + s for s in sets))
+PY
+[[ -s "$runs/cases" ]] || { echo "build-pgo: no cases read from experiments/default/sweep.yaml" >&2; exit 1; }
+while read -r name sets; do
+  # shellcheck disable=SC2086  # sets is a list of arguments
+  "$bin" run experiments/default/scenario.yaml --set switch.buffer=2MB --set workload.0.duration=2ms \
+    --set workload.1.count=19 $sets --quiet -o "$runs/$name" >/dev/null
+done <"$runs/cases"
+"$bin" run bench/scenarios/fat320-ws30-dcqcn.yaml --set stop=2001ms --quiet --threads 1 -o "$runs/b1" >/dev/null
+"$bin" run bench/scenarios/fat320-ws30-hpcc.yaml --set stop=2001ms --quiet --threads 1 -o "$runs/b2" >/dev/null
+"$bin" run bench/scenarios/fattree-k16-ws30.yaml --set workload.0.duration=0.1ms --quiet --threads 1 \
+  -o "$runs/b3" >/dev/null
+"$bin" run bench/scenarios/incast64-star100g.yaml --quiet --threads 1 -o "$runs/b4" >/dev/null
+
+echo "build-pgo: 3/3 optimised build" >&2
+LOSSLESS_TARGET=lossless scripts/build.sh "$dir" \
+  -DCMAKE_CXX_FLAGS="-fprofile-use -fprofile-partial-training -fprofile-dir=$profile -Wno-missing-profile" \
+  -DCMAKE_EXE_LINKER_FLAGS=""
+echo "build-pgo: $bin" >&2
