@@ -15,6 +15,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-build-pgo}
+# The profile flags stay in the directory's CMake cache: a directory scripts/build.sh configured (build/) would
+# keep them for its next normal build.
+if [[ -f "$dir/CMakeCache.txt" && ! -d "$dir/pgo-profile" ]]; then
+  echo "build-pgo: $dir is a normal build directory; give the profile-guided build a directory of its own" >&2
+  exit 2
+fi
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 profile="$dir/pgo-profile"
