@@ -36,21 +36,9 @@ echo "build-pgo: 2/3 training runs" >&2
 runs=$(mktemp -d)
 trap 'rm -rf "$runs"' EXIT
 bin="$dir/lossless"
-# Each sweep case as `--set key=value` arguments (the sweep lists them as {name: N, set: {k: v, ...}}).
-python3 - experiments/default/sweep.yaml >"$runs/cases" <<'PY'
-import re, sys
-for line in open(sys.argv[1]):
-    m = re.search(r"\{name: (\S+), set: \{(.*)\}\}", line)
-    if m:
-        sets = [s.strip().replace(": ", "=", 1) for s in m.group(2).split(", ")]
-        print(m.group(1), " ".join("--set " + s for s in sets))
-PY
-[[ -s "$runs/cases" ]] || { echo "build-pgo: no cases read from experiments/default/sweep.yaml" >&2; exit 1; }
-while read -r name sets; do
-  # shellcheck disable=SC2086  # sets is a list of arguments
-  "$bin" run experiments/default/scenario.yaml --set switch.buffer=2MB --set workload.0.duration=2ms \
-    --set workload.1.count=19 $sets --quiet -o "$runs/$name" >/dev/null
-done <"$runs/cases"
+# Every case of the default sweep, at a small size (`lossless sweep` applies the --set to each case).
+"$bin" sweep experiments/default/sweep.yaml --set switch.buffer=2MB --set workload.0.duration=2ms \
+  --set workload.1.count=19 -j 1 --quiet -o "$runs/sweep" >/dev/null
 "$bin" run bench/scenarios/fat320-ws30-dcqcn.yaml --set stop=2001ms --quiet --threads 1 -o "$runs/b1" >/dev/null
 "$bin" run bench/scenarios/fat320-ws30-hpcc.yaml --set stop=2001ms --quiet --threads 1 -o "$runs/b2" >/dev/null
 "$bin" run bench/scenarios/fattree-k16-ws30.yaml --set workload.0.duration=0.1ms --quiet --threads 1 \
