@@ -141,6 +141,23 @@ TEST(Outputs, AnInterruptedRunLeavesThePreviousOutputsIntact) {
   expect_no_staging_left(dir);
 }
 
+// `timeout`, `kill -- -PGID` and job control signal a process and then its process group: one request
+// arriving twice. The run must still stop cleanly (130), not die of the second copy (143) with its staging
+// left behind.
+TEST(Outputs, OneRequestDeliveredTwiceStillStopsTheRunCleanly) {
+  const std::string dir = temp_dir("outputs-twice");
+  const std::string big = write(dir + "/long.yaml", kLong);
+  std::string err;
+  // Two copies 1 ms apart from one shell: the handler has run for the first when the second arrives.
+  EXPECT_EQ(shell("sh -c '" + bin() + " run " + big + " -o " + dir +
+                      "/Y --quiet & p=$!; sleep 1; kill -TERM $p; sleep 0.001; kill -TERM $p; wait $p'",
+                  nullptr, &err),
+            130)
+      << err;
+  EXPECT_NE(err.find("interrupted (SIGTERM)"), std::string::npos) << err;
+  expect_no_staging_left(dir);
+}
+
 constexpr const char* kSweep = R"(scenario: base.yaml
 grid: {workload.0.load: [0.3, 0.5, 0.7]}
 )";

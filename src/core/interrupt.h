@@ -11,6 +11,19 @@ namespace lossless {
 
 // Installs the SIGINT / SIGTERM handlers (the command-line entry point does, once).
 void install_interrupt_handlers();
+
+// Where a SIGINT / SIGTERM came from: `kill` by a process (its pid), or the terminal (Ctrl-C).
+struct SignalSender {
+  int signal = 0;
+  bool sent_by_process = false;  // si_code SI_USER / SI_QUEUE; false for the terminal's Ctrl-C
+  int sender_pid = 0;
+};
+// One request can arrive twice: `timeout`, `kill -- -PGID` and job control signal the process and then its
+// process group, a few microseconds apart. Such a repeat — same signal, same
+// sending process, within this window — is not the user's second request, which ends the process at once.
+constexpr long long kRepeatWindowNs = 1000000000LL;
+bool is_repeat_of_first_request(const SignalSender& first, const SignalSender& next,
+                                long long since_first_ns);
 // True once a SIGINT or SIGTERM has arrived (a relaxed load: cheap enough to check at every window end).
 bool interrupt_requested();
 // The signal that arrived (SIGINT or SIGTERM), 0 if none.
