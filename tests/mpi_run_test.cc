@@ -160,6 +160,40 @@ cc: {algorithm: dcqcn}
 workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 200us}]
 )";
 
+// What samples or checks the whole fabric between windows, and a fabric without lookahead, run whole on rank
+// 0 while the other ranks follow its windows (README "One fabric over several processes"). Each ended in an
+// internal error ("run-time checks look at the whole fabric") until the end-of-window observer was allowed
+// with a rank link on an unsplit fabric.
+TEST(MpiRunWhole, FabricCasesRunOnRankZeroWithTheOutputsOfOneProcess) {
+  SKIP_WITHOUT_MPI();
+  const std::string dir = temp_dir("mpi_whole");
+  write(dir + "/s.yaml", kSmall);
+  const struct {
+    const char* name;
+    const char* options;
+    const char* why;
+  } cases[] = {{"monitor", "--set monitor.queues.interval=1us", "monitor.queues"},
+               {"check", "--check", "--check looks at the whole fabric"},
+               {"nodelay", "--set topology.fabric_link.delay=0ns", "a link without delay"}};
+  for (const auto& c : cases) {
+    const std::string one = std::string("one_") + c.name, two = std::string("two_") + c.name;
+    const Cli a = shell(dir, bin() + " run s.yaml -o " + one + " --quiet " + c.options);
+    ASSERT_EQ(a.status, 0) << c.name << ": " << a.err;
+    const Cli b = shell(dir, mpirun(2) + bin() + " run s.yaml -o " + two + " " + c.options);
+    ASSERT_EQ(b.status, 0) << c.name << ": " << b.err;
+    EXPECT_NE(b.err.find(std::string(c.why)), std::string::npos) << b.err;
+    EXPECT_NE(b.err.find("the fabric runs on rank 0 alone"), std::string::npos) << b.err;
+    for (const char* f : {"fct.csv", "pfc.csv"})
+      EXPECT_EQ(slurp(dir + "/" + one + "/" + f), slurp(dir + "/" + two + "/" + f)) << c.name << " " << f;
+    if (std::string(c.name) == "monitor") {
+      EXPECT_EQ(slurp(dir + "/" + one + "/queues.csv"), slurp(dir + "/" + two + "/queues.csv"));
+    }
+    EXPECT_EQ(simulation_summary(dir + "/" + one + "/summary.json"),
+              simulation_summary(dir + "/" + two + "/summary.json"))
+        << c.name;
+  }
+}
+
 // Runs longer than the tests wait: a rank is stopped in the middle of it.
 constexpr const char* kLong = R"(
 seed: 3
