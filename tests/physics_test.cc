@@ -59,6 +59,28 @@ workload: [{type: flows, flows: [{src: 0, dst: 1, size: 500B, start: 0}]}]
   EXPECT_NEAR(num(rows[0], "slowdown"), 6146.88 / 6283.84, 1e-6);
 }
 
+// A link, or a flow's `rate` cap, below a scheme's min_rate (100 Mbps for DCQCN): the rate's range was
+// [min_rate, line rate] with the floor above the ceiling - std::clamp's undefined case - and the run ended in
+// "internal error: ... rate_bps = 5e+07, outside [1e+08, 5e+07]". The floor is now the lower of the two, so
+// the flow runs at its line rate.
+TEST(Physics, RateFloorsAboveALinkOrFlowCapLeaveTheFlowAtThatRate) {
+  const char* yaml = R"(
+topology: {type: star, hosts: 3, host_link: {rate: 100Gbps, delay: 1us}}
+workload: [{type: flows, flows: [{src: 1, dst: 0, size: 20KB, start: 0, rate: 50Mbps}]}]
+)";
+  for (const char* cc : {"dcqcn", "hpcc", "timely", "dctcp"}) {
+    auto out = run_yaml(yaml, std::string("floor-") + cc, {{"cc.algorithm", cc}});
+    auto rows = out.csv("fct.csv");
+    ASSERT_EQ(rows.size(), 1u) << cc;
+    ASSERT_FALSE(rows[0].at("finish_ns").empty()) << cc;
+    // 20 packets of 1,048 B paced at 50 Mbps (167.68 us apart; the link serializes each in 84 ns): the last
+    // leaves at 19 gaps, then a few microseconds to the ACK.
+    const double fct = num(rows[0], "fct_ns");
+    EXPECT_GT(fct, 19 * 1048 * 8 / 0.05) << cc;
+    EXPECT_LT(fct, 19 * 1048 * 8 / 0.05 + 10000) << cc;
+  }
+}
+
 TEST(Physics, DataExtraBytesLengthenTheWireButNotTheIdealFct) {
   const char* yaml = R"(
 topology: {type: dumbbell, left: 1, right: 1, host_link: {rate: 100Gbps, delay: 1us}, core_link: {rate: 100Gbps, delay: 1us}}

@@ -24,6 +24,11 @@ struct alignas(64) SenderQp {
   Bytes snd_una = 0;  // first unacknowledged byte
   double rate_bps = 0;
   RateBps line_rate_bps = 0;
+  // A scheme's rate floor on this QP: its min_rate, or the line rate where that is lower (a link or a
+  // per-flow `rate` cap below the floor), so that [floor, line rate] is never empty.
+  double rate_floor(RateBps min_rate_bps) const {
+    return static_cast<double>(min_rate_bps < line_rate_bps ? min_rate_bps : line_rate_bps);
+  }
   Bytes window_bytes = 0;            // 0 = no window
   bool window_follows_rate = false;  // effective window = window_bytes x rate / line rate (HPCC VAR_WIN)
   // Priority of the next data packets (the flow's unless the scheme chooses per packet).

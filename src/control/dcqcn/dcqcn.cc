@@ -54,9 +54,7 @@ DcqcnSender::DcqcnSender(const DcqcnParams& params, SenderQp& qp, const CcEnv& e
   }
 }
 
-void DcqcnSender::set_rate(double rc) {
-  qp_.set_rate(std::clamp(rc, static_cast<double>(p_.min_rate), line()));
-}
+void DcqcnSender::set_rate(double rc) { qp_.set_rate(std::clamp(rc, qp_.rate_floor(p_.min_rate), line())); }
 
 void DcqcnSender::on_finish() {
   rate_timer_.cancel();
@@ -171,7 +169,7 @@ LOSSLESS_REGISTER_CC(DcqcnParams, DcqcnSender, "dcqcn",
                      "DCQCN (Zhu et al., SIGCOMM'15): ECN-driven rate control; paper and HPCC-code variants");
 
 void DcqcnSender::check_state(StateCheck& check) const {
-  check.in_range("rate_bps", qp_.rate_bps, static_cast<double>(p_.min_rate), line());
+  check.in_range("rate_bps", qp_.rate_bps, qp_.rate_floor(p_.min_rate), line());
   check.in_range("target_rate_bps", rt_, 0, line());
   check.in_range("alpha", alpha_, 0, 1);
 }

@@ -42,7 +42,7 @@ void DctcpSender::on_ack(const Packet& ack) {
   if (ack.ecn_ce && !cwr_) {
     cwr_ = true;
     high_seq_ = qp_.snd_nxt;
-    qp_.set_rate(std::max(static_cast<double>(p_.min_rate), qp_.rate_bps * (1 - alpha_ / 2)));
+    qp_.set_rate(std::max(qp_.rate_floor(p_.min_rate), qp_.rate_bps * (1 - alpha_ / 2)));
   }
   if (!cwr_ && new_batch) qp_.set_rate(std::min(line, qp_.rate_bps + static_cast<double>(p_.rate_ai)));
 }

@@ -111,7 +111,7 @@ void HpccSender::update(const Packet& ack, bool commit) {
     rate = ref_rate_ + rate_ai_;
     stage = inc_stage_ + 1;
   }
-  rate = std::clamp(rate, static_cast<double>(p_.min_rate), line);
+  rate = std::clamp(rate, qp_.rate_floor(p_.min_rate), line);
   qp_.set_rate(rate);
   if (commit) {
     ref_rate_ = rate;
@@ -120,7 +120,7 @@ void HpccSender::update(const Packet& ack, bool commit) {
 }
 
 void HpccSender::check_state(StateCheck& check) const {
-  const double line = static_cast<double>(qp_.line_rate_bps), min = static_cast<double>(p_.min_rate);
+  const double line = static_cast<double>(qp_.line_rate_bps), min = qp_.rate_floor(p_.min_rate);
   check.in_range("rate_bps", qp_.rate_bps, min, line);
   check.in_range("reference_rate_bps", ref_rate_, min, line);
   check.finite("utilization", u_);

@@ -17,7 +17,7 @@ QcnSender::QcnSender(const QcnRpParams& p, SenderQp& qp, const CcEnv& env)
 void QcnSender::on_finish() { timer_.cancel(); }
 
 void QcnSender::set_rate(double cr) {
-  qp_.set_rate(std::clamp(cr, static_cast<double>(p_.min_rate), static_cast<double>(qp_.line_rate_bps)));
+  qp_.set_rate(std::clamp(cr, qp_.rate_floor(p_.min_rate), static_cast<double>(qp_.line_rate_bps)));
 }
 
 void QcnSender::on_packet(const Packet& p) {

@@ -95,7 +95,7 @@ void TimelySender::sample(double rtt, TimePs now) {
     rate *= c;
     streak_ = 0;
   }
-  qp_.set_rate(std::clamp(rate, static_cast<double>(p_.min_rate), line));
+  qp_.set_rate(std::clamp(rate, qp_.rate_floor(p_.min_rate), line));
 }
 
 // Algorithm 1 of the paper, one call per completion event; the first sample is its own predecessor
@@ -128,7 +128,7 @@ void TimelySender::sample_paper(double rtt, TimePs now) {
   } else {
     rate *= std::max(0.0, 1 - f * p_.beta * gradient);
   }
-  qp_.set_rate(std::clamp(rate, static_cast<double>(p_.min_rate), static_cast<double>(qp_.line_rate_bps)));
+  qp_.set_rate(std::clamp(rate, qp_.rate_floor(p_.min_rate), static_cast<double>(qp_.line_rate_bps)));
 }
 
 LOSSLESS_REGISTER_CC(
