@@ -267,7 +267,19 @@ int cmd_sweep(int argc, char** argv) {
   Args a = parse_args(argc, argv, 2, true, false, true);
   // Invalid cases are reported as failed after the others have run (run_sweep), not before anything runs.
   const SweepPlan plan = load_sweep(a.file, a.ov, InvalidCases::kCollect);
-  return run_sweep(plan, {a.file, a.jobs, a.quiet, a.resume, a.check});
+  // Resuming needs the same folder and the same --set overrides: the hint repeats the command as given.
+  std::string again = "lossless";
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word == "--resume") continue;
+    const bool plain =
+        word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.,/=:+@%") ==
+        std::string::npos;
+    std::string quoted = "'";
+    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    again += " " + (plain && !word.empty() ? word : quoted + "'");
+  }
+  return run_sweep(plan, {a.file, a.jobs, a.quiet, a.resume, a.check, again + " --resume"});
 }
 
 // Figures are drawn by tools/plot.py with matplotlib: Debian's /usr/bin/python3, where apt installs it, if

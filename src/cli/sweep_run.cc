@@ -309,8 +309,8 @@ int run_sweep(const SweepPlan& plan, const SweepRunOptions& o) {
     std::fprintf(
         stderr,
         "lossless: interrupted: %zu of %zu cases complete, their outputs in %s/<case> (sweep.json lists "
-        "them); `lossless sweep %s --resume` runs the rest\n",
-        done, outcomes.size(), plan.out_dir.c_str(), o.file.c_str());
+        "them); `%s` runs the rest\n",
+        done, outcomes.size(), plan.out_dir.c_str(), o.resume_command.c_str());
     return kInterruptedExitStatus;
   }
   print_sweep_table(outcomes, stdout);

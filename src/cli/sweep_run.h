@@ -18,6 +18,8 @@ struct SweepRunOptions {
   // their summary.json in place) and run only the others.
   bool resume = false;
   bool check = false;  // --check: every case checks every invariant during its run; a stalled flow fails it
+  // The command that resumes this sweep (its own options, -o and --set included), for the interrupt message.
+  std::string resume_command;
 };
 
 // Returns the exit status: 0; 2 when a case failed on bad input (or the folder is in use by another sweep); 1
