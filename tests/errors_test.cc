@@ -58,6 +58,8 @@ TEST(BadInput, ExitTwoWithClearMessage) {
       {"unknown_cc_param", with("topology:", "cc: {algorithm: dcqcn, params: {gain: 2}}\ntopology:"), "",
        "cc.params.gain: unknown key"},
       {"bad_set", base, "--set workload.5.load=0.3", "--set"},
+      // The --set made the unknown level: named as typed, not blamed on the file.
+      {"set_unknown_path", base, "--set nope.x=1", "--set nope.x=1: nope: unknown key"},
       {"bad_option", base, "--frobnicate", "unknown option"},
   };
   for (const auto& c : cases) {

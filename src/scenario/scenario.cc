@@ -418,6 +418,9 @@ Scenario load_scenario(const std::string& path, const ScenarioOverrides& ov) {
       const std::string& key = it->first;
       if (e.key() == key || e.key().rfind(key + ".", 0) == 0)
         throw ConfigError("--set " + key + "=" + it->second, e.key() == key ? "" : e.key(), e.reason());
+      // An unknown key on the way to the --set's key (`--set nope.x=1`): the --set made that level.
+      if (key.rfind(e.key() + ".", 0) == 0 && e.reason().rfind("unknown key", 0) == 0)
+        throw ConfigError("--set " + key + "=" + it->second, e.key(), e.reason());
     }
     throw;
   }
