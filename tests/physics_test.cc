@@ -361,6 +361,31 @@ workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 1ms}]
   EXPECT_EQ(a.read("fct.csv"), b.read("fct.csv"));
 }
 
+// A CDF file beside the scenario whose name has neither a '/' nor ".txt" (`cdf: sizes.cdf`) was looked for
+// only as a library name (data/cdf/sizes.cdf.txt) and refused; README: a name in data/cdf or a file path.
+TEST(HpccFiles, ACdfFileOfAnyNameBesideTheScenarioIsFound) {
+  const std::string dir = temp_dir("cdf_any_name");
+  std::filesystem::create_directories(dir + "/in");
+  std::ofstream(dir + "/in/sizes.cdf") << "1000 0\n1000 1\n";
+  std::ofstream(dir + "/in/s.yaml")
+      << "topology: {type: star, hosts: 4, host_link: {rate: 100Gbps, delay: 1us}}\n"
+         "workload: [{type: poisson, cdf: sizes.cdf, load: 0.2, duration: 20us}]\n";
+  const std::string bin = LOSSLESS_BINARY;
+  ShellResult r = shell_in(dir, bin + " run in/s.yaml -o a --quiet");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(YAML::LoadFile(dir + "/a/scenario.yaml")["workload"][0]["cdf"].as<std::string>(),
+            std::filesystem::absolute(dir + "/in/sizes.cdf").lexically_normal().string());
+  EXPECT_NE(slurp(dir + "/a/fct.csv").find(",1000,"), std::string::npos);
+  // A library name still wins over a file of that name.
+  std::ofstream(dir + "/in/WebSearch") << "1000 0\n1000 1\n";
+  std::ofstream(dir + "/in/w.yaml")
+      << "topology: {type: star, hosts: 4, host_link: {rate: 100Gbps, delay: 1us}}\n"
+         "workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 2ms}]\n";
+  r = shell_in(dir, bin + " run in/w.yaml -o b --quiet");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(YAML::LoadFile(dir + "/b/scenario.yaml")["workload"][0]["cdf"].as<std::string>(), "WebSearch");
+}
+
 }  // namespace
 }  // namespace lossless::test
 

@@ -112,12 +112,13 @@ std::vector<Flow> generate_poisson_entry(YamlMap& m, const WorkloadContext& ctx)
   std::string path = resolve_cdf_path(p.cdf, ctx.scenario_dir);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
-    m.fail("cdf", "no CDF named '" + p.cdf + "' (looked for " + path + ")");
+    m.fail("cdf", "no CDF named '" + p.cdf + "' (looked for " + path + ") and no file of that name" +
+                      (ctx.scenario_dir.empty() ? "" : " in " + ctx.scenario_dir + " or") +
+                      " in the working folder");
   if (std::filesystem::is_directory(path, ec)) m.fail("cdf", path + " is a directory, not a CDF file");
   if (!std::filesystem::is_regular_file(path, ec)) m.fail("cdf", path + " is not a regular file");
   // A CDF given as a path is resolved as the absolute path it was found at (a name stays a name).
-  if (p.cdf.find('/') != std::string::npos || p.cdf.find(".txt") != std::string::npos)
-    m.set_out("cdf", resolved_input_path(path));
+  if (named_cdf_path(p.cdf) != path) m.set_out("cdf", resolved_input_path(path));
   SizeCdf cdf = SizeCdf::load(path);
   // The expected number of arrivals, before any is drawn: load x rate x duration / mean size per sender.
   double expected = 0;

@@ -101,12 +101,24 @@ std::string resolve_cdf_path(const std::string& name, const std::string& scenari
       return (fs::path(scenario_dir) / p).string();
     return name;
   }
+  if (std::string named = named_cdf_path(name); !named.empty()) return named;
+  // Not a name: a file of any name beside the scenario, else in the working folder.
+  std::error_code ec;
+  if (!scenario_dir.empty() && fs::is_regular_file(fs::path(scenario_dir) / name, ec))
+    return (fs::path(scenario_dir) / name).string();
+  if (fs::is_regular_file(name, ec)) return name;
+  return (fs::path(LOSSLESS_SOURCE_DIR) / "data" / "cdf" / (name + ".txt")).string();
+}
+
+std::string named_cdf_path(const std::string& name) {
+  namespace fs = std::filesystem;
+  if (name.find('/') != std::string::npos || name.find(".txt") != std::string::npos) return "";
   for (const fs::path& base : {fs::path(LOSSLESS_SOURCE_DIR) / "data" / "cdf", fs::path("data") / "cdf"}) {
     fs::path p = base / (name + ".txt");
     std::error_code ec;
     if (fs::exists(p, ec)) return p.string();
   }
-  return (fs::path(LOSSLESS_SOURCE_DIR) / "data" / "cdf" / (name + ".txt")).string();
+  return "";
 }
 
 }  // namespace lossless

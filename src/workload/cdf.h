@@ -25,7 +25,11 @@ class SizeCdf {
   std::vector<std::pair<double, double>> points_;  // (size, cdf)
 };
 
-// Resolves a CDF name (WebSearch) to the project's data/cdf/<name>.txt, or returns the path unchanged.
+// Resolves a CDF name (WebSearch) to the project's data/cdf/<name>.txt; anything else is a file path,
+// relative to `scenario_dir` when a file is there, else to the working folder. A path that is found nowhere
+// comes back as data/cdf/<name>.txt (for the caller's error) or unchanged.
 std::string resolve_cdf_path(const std::string& name_or_path, const std::string& scenario_dir);
+// The library file of a CDF name, or empty when `name` is not one.
+std::string named_cdf_path(const std::string& name);
 
 }  // namespace lossless
