@@ -61,6 +61,9 @@ TEST(BadInput, ExitTwoWithClearMessage) {
       // The --set made the unknown level: named as typed, not blamed on the file.
       {"set_unknown_path", base, "--set nope.x=1", "--set nope.x=1: nope: unknown key"},
       {"bad_option", base, "--frobnicate", "unknown option"},
+      // validate writes nothing: an output folder or --quiet would be silently ignored.
+      {"validate_output", base, "-o somewhere", "unknown option '-o'"},
+      {"validate_quiet", base, "--quiet", "unknown option '--quiet'"},
   };
   for (const auto& c : cases) {
     std::string path = write(c.tag, c.yaml);

@@ -277,6 +277,13 @@ TEST(Outputs, DescribeNamesEveryPortAndWhereItLeads) {
   }
   EXPECT_EQ(shell(bin() + " describe " + d + " --node s7", &out, &err), 2);
   EXPECT_NE(err.find("'s7' is not a node of"), std::string::npos) << err;
+  // An empty name printed every node; a second --node was called an unknown option; -o was ignored.
+  EXPECT_EQ(shell(bin() + " describe " + d + " --node ''", &out, &err), 2);
+  EXPECT_NE(err.find("--node needs a node name"), std::string::npos) << err;
+  EXPECT_EQ(shell(bin() + " describe " + d + " --node h0 --node s0", &out, &err), 2);
+  EXPECT_NE(err.find("--node given twice"), std::string::npos) << err;
+  EXPECT_EQ(shell(bin() + " describe " + d + " -o x", &out, &err), 2);
+  EXPECT_NE(err.find("unknown option '-o'"), std::string::npos) << err;
 }
 
 }  // namespace

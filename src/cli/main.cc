@@ -69,8 +69,17 @@ struct Args {
   bool check = false;
 };
 
-Args parse_args(int argc, char** argv, int first, bool allow_jobs, bool allow_threads = false,
-                bool allow_check = false) {
+// The options a command takes besides --set and --seed (every command with a scenario takes those).
+enum AllowedOption : unsigned {
+  kJobsAndResume = 1,  // -j, --resume (sweep)
+  kThreads = 2,
+  kCheck = 4,
+  kOutput = 8,  // -o, --quiet: commands that write outputs (validate and describe write none)
+};
+
+Args parse_args(int argc, char** argv, int first, unsigned allowed) {
+  const bool allow_jobs = allowed & kJobsAndResume, allow_threads = allowed & kThreads,
+             allow_check = allowed & kCheck, allow_output = allowed & kOutput;
   Args a;
   for (int i = first; i < argc; ++i) {
     std::string s = argv[i];
@@ -78,7 +87,7 @@ Args parse_args(int argc, char** argv, int first, bool allow_jobs, bool allow_th
       if (i + 1 >= argc) usage_error(s + " needs " + what);
       return argv[++i];
     };
-    if (s == "-o" || s == "--out") {
+    if (allow_output && (s == "-o" || s == "--out")) {
       a.ov.out_dir = need("a directory");
       if (a.ov.out_dir.empty()) usage_error(s + " needs a directory, not an empty path");
       check_path_length(a.ov.out_dir, "command line", s);
@@ -93,7 +102,7 @@ Args parse_args(int argc, char** argv, int first, bool allow_jobs, bool allow_th
       if (!seed) usage_error("--seed takes an integer from 0 to 18446744073709551615, got '" + v + "'");
       a.ov.has_seed = true;
       a.ov.seed = *seed;
-    } else if (s == "--quiet" || s == "-q") {
+    } else if (allow_output && (s == "--quiet" || s == "-q")) {
       a.quiet = true;
     } else if (allow_jobs && s == "--resume") {
       a.resume = true;
@@ -173,7 +182,7 @@ int cmd_run(int argc, char** argv, RankLink* link) {
   Args a;
   Scenario sc;
   on_every_rank(link, [&] {
-    a = parse_args(argc, argv, 2, false, true, true);
+    a = parse_args(argc, argv, 2, kThreads | kCheck | kOutput);
     sc = load_scenario(a.file, a.ov);
   });
   return run_loaded(sc, a, RunOptions{}, link, "outputs in " + sc.output.dir);
@@ -184,7 +193,7 @@ int cmd_hpcc(int argc, char** argv, RankLink* link) {
   HpccConfig cfg;
   Scenario sc;
   on_every_rank(link, [&] {
-    a = parse_args(argc, argv, 2, false, true, true);
+    a = parse_args(argc, argv, 2, kThreads | kCheck | kOutput);
     if (!a.ov.sets.empty() || a.ov.has_seed)
       usage_error("hpcc takes only -o, --threads, --check and --quiet");
     cfg = read_hpcc_config(a.file);
@@ -200,7 +209,7 @@ int cmd_hpcc(int argc, char** argv, RankLink* link) {
 }
 
 int cmd_validate(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, false);
+  Args a = parse_args(argc, argv, 2, 0);
   if (looks_like_sweep(a.file)) {
     // Every bad case is reported, not only the first, so one edit of the sweep fixes them all.
     const SweepPlan plan = load_sweep(a.file, a.ov, InvalidCases::kCollect);
@@ -239,12 +248,13 @@ int cmd_describe(int argc, char** argv) {
   std::vector<char*> rest(argv, argv + argc);
   for (std::size_t i = 2; i < rest.size(); ++i)
     if (std::string(rest[i]) == "--node") {
-      if (i + 1 >= rest.size()) usage_error("--node needs a node name (h3, s0)");
+      if (i + 1 >= rest.size() || !*rest[i + 1]) usage_error("--node needs a node name (h3, s0)");
+      if (!node.empty()) usage_error("--node given twice (describe shows one node, or all without it)");
       node = rest[i + 1];
       rest.erase(rest.begin() + static_cast<long>(i), rest.begin() + static_cast<long>(i) + 2);
-      break;
+      --i;
     }
-  Args a = parse_args(static_cast<int>(rest.size()), rest.data(), 2, false);
+  Args a = parse_args(static_cast<int>(rest.size()), rest.data(), 2, 0);
   Scenario sc = load_scenario(a.file, a.ov);
   const Topology& t = sc.topology;
   std::ostringstream os;
@@ -264,7 +274,7 @@ int cmd_describe(int argc, char** argv) {
 }
 
 int cmd_sweep(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, true, false, true);
+  Args a = parse_args(argc, argv, 2, kJobsAndResume | kCheck | kOutput);
   // Invalid cases are reported as failed after the others have run (run_sweep), not before anything runs.
   const SweepPlan plan = load_sweep(a.file, a.ov, InvalidCases::kCollect);
   // Resuming needs the same folder and the same --set overrides: the hint repeats the command as given.
