@@ -1,6 +1,7 @@
 // Bad input: exit status 2 and one message naming the file, key and reason; never a crash or a hang.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "test_util.h"
@@ -73,6 +74,19 @@ TEST(BadInput, ExitTwoWithClearMessage) {
     EXPECT_NE(err.find(c.expect), std::string::npos) << c.tag << ": " << err;
     EXPECT_EQ(err.find("internal error"), std::string::npos) << c.tag;
   }
+}
+
+// What only the built fabric checks (two schemes that each give every port its own queue set): `run` said
+// "switch: ... cannot be combined" without the file and left an empty output folder behind.
+TEST(BadInput, RunNamesTheFileForFabricErrorsAndCreatesNoOutputFolder) {
+  std::string base = kGood;
+  const std::string path = write("homa_bfc", base + "cc: {algorithm: homa}\nswitch: {flow_control: bfc}\n");
+  const std::string out = temp_dir("homa_bfc_run") + "/out";
+  std::string err;
+  EXPECT_EQ(run_cli("run " + path + " -o " + out + " --quiet", &err), 2) << err;
+  EXPECT_NE(err.find(path + ": switch: "), std::string::npos) << err;
+  EXPECT_NE(err.find("cannot be combined"), std::string::npos) << err;
+  EXPECT_FALSE(std::filesystem::exists(out));
 }
 
 TEST(BadInput, MissingFileAndNonMonotonicCdf) {

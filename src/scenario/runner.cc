@@ -173,12 +173,19 @@ class WholeRun {
   WholeRun(Scenario& sc, const RunOptions& opts) : sc_(sc), opts_(opts), wall_start_(Clock::now()) {}
 
   void set_up(unsigned threads) {
-    if (opts_.write_outputs) out_ = std::make_unique<OutputDir>(sc_.output.dir);
-    net_ = std::make_unique<Network>(sc_.topology, sc_.sw, sc_.nic, sc_.seed, threads);
+    // The fabric first: what only a built fabric checks (schemes that cannot be combined) fails before the
+    // output folder exists, naming the scenario file as `validate` does.
+    try {
+      net_ = std::make_unique<Network>(sc_.topology, sc_.sw, sc_.nic, sc_.seed, threads);
+      net_->set_log_pfc((sc_.monitor.pfc && opts_.write_outputs) || !opts_.hpcc_pfc_path.empty());
+      if (sc_.mechanism) net_->install_mechanism(*sc_.mechanism);
+      net_->install_flows(sc_.flows, *sc_.cc);
+    } catch (const ConfigError& e) {
+      if (!e.where().empty() || sc_.file.empty()) throw;
+      throw ConfigError(sc_.file, e.key(), e.reason());
+    }
     Network& net = *net_;
-    net.set_log_pfc((sc_.monitor.pfc && opts_.write_outputs) || !opts_.hpcc_pfc_path.empty());
-    if (sc_.mechanism) net.install_mechanism(*sc_.mechanism);
-    net.install_flows(sc_.flows, *sc_.cc);
+    if (opts_.write_outputs) out_ = std::make_unique<OutputDir>(sc_.output.dir);
     if (opts_.write_outputs && sc_.monitor.queues) {
       qmon_ = std::make_unique<QueueMonitor>(net, sc_.monitor, out_->path("queues.csv"));
       qmon_->start(sc_.stop_ps);
