@@ -61,6 +61,11 @@ TEST(BadInput, ExitTwoWithClearMessage) {
       {"bad_set", base, "--set workload.5.load=0.3", "--set"},
       // The --set made the unknown level: named as typed, not blamed on the file.
       {"set_unknown_path", base, "--set nope.x=1", "--set nope.x=1: nope: unknown key"},
+      // A misspelt required key is named as the typo, not as the missing key.
+      {"typo_of_required", with("workload:", "workloads:"), "",
+       "workloads: unknown key (did you mean 'workload'?)"},
+      {"typo_of_type", with("{type: flows,", "{typ: flows,"), "",
+       "workload.0.typ: unknown key (did you mean 'type'?)"},
       {"bad_option", base, "--frobnicate", "unknown option"},
       // validate writes nothing: an output folder or --quiet would be silently ignored.
       {"validate_output", base, "-o somewhere", "unknown option '-o'"},

@@ -209,6 +209,15 @@ bool YamlMap::has(const std::string& key) const {
 
 void YamlMap::fail(const std::string& key, const std::string& reason) const {
   YAML::Node n = (node_.IsDefined() && node_.IsMap()) ? node_[key] : YAML::Node();
+  if (!n.IsDefined() && node_.IsDefined() && node_.IsMap()) {
+    // A key that is missing because it was misspelt (`typ: flows`, `workloads:`): the typo is the error to
+    // name, not the absence.
+    for (auto it = node_.begin(); it != node_.end(); ++it) {
+      const std::string k = it->first.as<std::string>();
+      if (!used_.count(k) && !asked_.count(k) && nearest_name(k, {key}) == key)
+        throw ConfigError(where_of(file_, it->first), key_path(k), "unknown key" + did_you_mean(k, {key}));
+    }
+  }
   throw ConfigError(where_of(file_, n.IsDefined() ? n : node_), key_path(key), reason);
 }
 
