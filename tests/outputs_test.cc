@@ -113,6 +113,40 @@ TEST(Outputs, PlotRefusesAFolderMixingRunsOrHoldingACutFile) {
   EXPECT_NE(err.find("holds no complete run"), std::string::npos) << err;
 }
 
+// Damaged folders get exit 2 and a sentence, not a Python traceback (exit 1); a complete run whose flows all
+// stalled is not "nothing to plot (no fct.csv ...)" when it has an fct.csv.
+TEST(Outputs, PlotRefusesDamagedFilesWithoutATracebackAndSaysWhyNothingIsDrawn) {
+  const std::string dir = temp_dir("outputs-damaged");
+  const std::string b = write(dir + "/b.yaml", kPlain);
+  ASSERT_EQ(shell(bin() + " run " + b + " -o " + dir + "/A --quiet"), 0);
+  std::string err;
+  // fct.csv of the right size but other content.
+  fs::copy(dir + "/A", dir + "/C", fs::copy_options::recursive);
+  write(dir + "/C/fct.csv", std::string(fs::file_size(dir + "/A/fct.csv"), 'x'));
+  EXPECT_EQ(shell(plot(dir + "/C"), nullptr, &err), 2) << err;
+  EXPECT_NE(err.find("fct.csv does not start with the header"), std::string::npos) << err;
+  EXPECT_EQ(err.find("Traceback"), std::string::npos) << err;
+  // A summary.json whose outputs lack their sizes.
+  fs::copy(dir + "/A", dir + "/D", fs::copy_options::recursive);
+  std::string summary = slurp(dir + "/D/summary.json");
+  for (auto at = summary.find(", \"bytes\": "); at != std::string::npos; at = summary.find(", \"bytes\": "))
+    summary.erase(at, summary.find('}', at) - at);
+  write(dir + "/D/summary.json", summary);
+  EXPECT_EQ(shell(plot(dir + "/D"), nullptr, &err), 2) << err;
+  EXPECT_NE(err.find("not a run summary"), std::string::npos) << err;
+  // A sweep.json without cases.
+  fs::create_directories(dir + "/E");
+  write(dir + "/E/sweep.json", "{}\n");
+  EXPECT_EQ(shell(plot(dir + "/E"), nullptr, &err), 2) << err;
+  EXPECT_NE(err.find("not a sweep's output"), std::string::npos) << err;
+  // Every flow stalled in a PFC deadlock: nothing to draw, said as it is.
+  ASSERT_EQ(shell(bin() + " run " + std::string(LOSSLESS_SOURCE_DIR) +
+                  "/tests/inputs/view-deadlock-ring.yaml -o " + dir + "/R --quiet"),
+            0);
+  EXPECT_EQ(shell(plot(dir + "/R"), nullptr, &err), 0) << err;
+  EXPECT_NE(err.find("none of the 10 flows in fct.csv finished"), std::string::npos) << err;
+}
+
 TEST(Outputs, AnInterruptedRunLeavesThePreviousOutputsIntact) {
   const std::string dir = temp_dir("outputs-interrupt");
   const std::string b = write(dir + "/b.yaml", kPlain), big = write(dir + "/long.yaml", kLong);

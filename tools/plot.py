@@ -109,6 +109,10 @@ def plot_run(d, out):
         made.append("fair rate")
     p = os.path.join(d, "fct.csv")
     if os.path.exists(p):
+        with open(p) as f:
+            header = f.readline().strip().split(",")
+        if "size_bytes" not in header or "slowdown" not in header:
+            raise Refused(f"{d}: fct.csv does not start with the header lossless writes: changed since the run?")
         pts = [(float(r["size_bytes"]), float(r["slowdown"])) for r in rows(p) if r["slowdown"]]
         if pts:
             fig, ax = plt.subplots(figsize=(8, 4.5))
@@ -177,7 +181,20 @@ def main():
                 continue
             runs.append((d, check_run(d)))
         for d, _ in runs:
-            if not plot_run(d, a.out or os.path.join(d, "figures")):
+            try:
+                made = plot_run(d, a.out or os.path.join(d, "figures"))
+            except (KeyError, ValueError, TypeError, IndexError) as e:
+                # Files of the run's size whose content is not what lossless wrote.
+                raise Refused(f"{d}: an output file does not read as lossless wrote it ({e!r}): changed since "
+                              "the run?")
+            if not made:
+                fct = os.path.join(d, "fct.csv")
+                if os.path.exists(fct):
+                    flows = sum(1 for _ in rows(fct))
+                    print(f"lossless plot: {d}: nothing to draw: none of the {flows} flows in fct.csv finished "
+                          "(no slowdown) and the run recorded no queues.csv, flow_rates.csv or scheme trace",
+                          file=sys.stderr)
+                    continue
                 raise Refused(f"{d}: nothing to plot (no fct.csv, queues.csv, flow_rates.csv or scheme trace)")
         if len(runs) > 1:
             overlay(runs, a.out or "figures")

@@ -28,7 +28,10 @@ def check_run(d):
     if "outputs" not in s:
         raise Refused(f"{d}: written by a lossless without the list of its outputs in summary.json, so a mix of "
                       "runs cannot be told apart: run it again")
-    listed = {o["file"]: o["bytes"] for o in s["outputs"]}
+    try:
+        listed = {o["file"]: int(o["bytes"]) for o in s["outputs"]}
+    except (KeyError, TypeError, ValueError) as e:
+        raise Refused(f"{path}: not a run summary (its outputs list lacks a file name or size: {e!r})")
     for name, size in sorted(listed.items()):
         p = os.path.join(d, name)
         if not os.path.exists(p):

@@ -38,14 +38,26 @@ def draw(out_dir, output=None):
     except (OSError, json.JSONDecodeError) as e:
         sys.stderr.write(f"sweep_plot.py: {index}: not a sweep's output ({e})\n")
         return 2
-    cases = [c for c in sweep["cases"] if c["ok"]]
+    try:
+        cases = [c for c in sweep["cases"] if c["ok"]]
+    except (KeyError, TypeError) as e:
+        sys.stderr.write(f"sweep_plot.py: {index}: not a sweep's output (no list of cases: {e!r})\n")
+        return 2
     fig, axes = plt.subplots(1, 2, figsize=(13 if len(cases) > 8 else 12, 4.8), sharey=True)
     for i, case in enumerate(cases):
-        with open(os.path.join(case_folder(out_dir, case), "summary.json")) as f:
-            s = json.load(f)
-        for ax, stat in zip(axes, ("p50", "p99")):
+        try:
+            with open(os.path.join(case_folder(out_dir, case), "summary.json")) as f:
+                s = json.load(f)
             # A bin with no flows has nothing to show.
-            ys = [b[stat] if b["count"] else float("nan") for b in s["slowdown_by_size"]]
+            per_stat = {stat: [b[stat] if b["count"] else float("nan") for b in s["slowdown_by_size"]]
+                        for stat in ("p50", "p99")}
+        except (OSError, json.JSONDecodeError, KeyError, TypeError) as e:
+            plt.close(fig)
+            sys.stderr.write(f"sweep_plot.py: {out_dir}: case {case.get('name')!r} listed as complete has no "
+                             f"readable summary.json ({e!r})\n")
+            return 2
+        for ax, stat in zip(axes, ("p50", "p99")):
+            ys = per_stat[stat]
             ax.plot(BINS[:len(ys)], ys, linewidth=1.2, markersize=5, label=case["name"], **style(i))
     if not cases:
         plt.close(fig)
