@@ -147,6 +147,30 @@ TEST(Outputs, PlotRefusesDamagedFilesWithoutATracebackAndSaysWhyNothingIsDrawn) 
   EXPECT_NE(err.find("none of the 10 flows in fct.csv finished"), std::string::npos) << err;
 }
 
+// A port or flow named twice in a monitor's list (["s0:3", "s0:*"], as DESIGN's example has it) gave two rows
+// for the same (time, port) or (time, flow): sampled once, in the order first named.
+TEST(Outputs, MonitorsSampleAPortOrFlowNamedTwiceOnce) {
+  const std::string dir = temp_dir("outputs-dup-monitor");
+  const std::string a = write(dir + "/a.yaml", kMonitored);
+  ASSERT_EQ(shell(bin() + " run " + a + " -o " + dir +
+                  "/X --quiet --set 'monitor.queues.where=[\"s0:3\", \"s0:*\", " +
+                  "\"s0:3\"]' --set 'monitor.flow_rates.flows=[2, 2, 1]'"),
+            0);
+  std::istringstream q(slurp(dir + "/X/queues.csv"));
+  std::string line;
+  std::getline(q, line);
+  std::vector<std::string> first_sample;
+  while (std::getline(q, line) && line.rfind("0.000,", 0) == 0) first_sample.push_back(line.substr(6));
+  ASSERT_EQ(first_sample.size(), 9u);  // the switch's nine ports, each once
+  EXPECT_EQ(first_sample[0], "s0,3,0");
+  EXPECT_EQ(first_sample[1], "s0,0,0");
+  std::istringstream r(slurp(dir + "/X/flow_rates.csv"));
+  std::getline(r, line);
+  std::vector<std::string> first_rates;
+  while (std::getline(r, line) && line.rfind("10000.000,", 0) == 0) first_rates.push_back(line.substr(10, 2));
+  EXPECT_EQ(first_rates, (std::vector<std::string>{"2,", "1,"}));
+}
+
 TEST(Outputs, AnInterruptedRunLeavesThePreviousOutputsIntact) {
   const std::string dir = temp_dir("outputs-interrupt");
   const std::string b = write(dir + "/b.yaml", kPlain), big = write(dir + "/long.yaml", kLong);

@@ -1,6 +1,7 @@
 #include "stats/monitors.h"
 
 #include <cinttypes>
+#include <set>
 
 #include "core/error.h"
 
@@ -10,10 +11,13 @@ QueueMonitor::QueueMonitor(Network& net, const MonitorConfig& cfg, const std::st
     : net_(net), interval_ps_(cfg.queue_interval_ps), out_(path) {
   out_.put("time_ns,node,port,bytes\n");
   const Topology& t = net.topology();
+  // A port named twice (["s0:3", "s0:*"]) is sampled once, where it was first named: a second row for the
+  // same (time, node, port) would leave queues.csv ambiguous.
+  std::set<const Port*> named;
   auto add = [&](std::uint32_t s, int port) {
     Switch& sw = net.switch_at(s);
     for (std::size_t p = 0; p < sw.ports.size(); ++p)
-      if (port < 0 || static_cast<std::size_t>(port) == p) {
+      if ((port < 0 || static_cast<std::size_t>(port) == p) && named.insert(&sw.ports[p]).second) {
         ports_.push_back(&sw.ports[p]);
         names_.push_back(t.node_name(sw.node()));
       }
@@ -52,7 +56,10 @@ FlowRateMonitor::FlowRateMonitor(Network& net, const MonitorConfig& cfg, const s
   if (cfg.rate_flows.empty()) {
     for (std::uint32_t i = 0; i < net.flows().size(); ++i) flows_.push_back(i);
   } else {
-    flows_ = cfg.rate_flows;
+    // A flow listed twice is sampled once (one row per flow and interval).
+    std::set<std::uint32_t> listed;
+    for (std::uint32_t id : cfg.rate_flows)
+      if (listed.insert(id).second) flows_.push_back(id);
   }
   last_delivered_.assign(flows_.size(), 0);
 }
