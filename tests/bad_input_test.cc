@@ -173,7 +173,14 @@ TEST(BadInput, TopologyAndWorkloadSizesBeyondTheLimits) {
       "topology: {type: star, hosts: 4}\nworkload: [{type: incast, receiver: 0, senders: 1-3, "
       "size: 1KB, count: 2000, period: 1000s}]\n",
       2, "workload.0.period", "would start after");
-  expect_bad_scenario("time_limit", std::string(kBase) + "stop: 2000000s\n", 4, "stop", "malformed time");
+  expect_bad_scenario("time_limit", std::string(kBase) + "stop: 2000000s\n", 4, "stop",
+                      "beyond the largest time accepted, 1000000s (README \"Limits\")");
+  expect_bad_scenario("size_limit", std::string(kBase) + "switch: {buffer: 1000001GB}\n", 4, "switch.buffer",
+                      "beyond the largest size accepted");
+  expect_bad_scenario("rate_limit",
+                      "topology: {type: star, hosts: 4, host_link: {rate: 1001Tbps}}\n"
+                      "workload: [{type: flows, flows: [{src: 1, dst: 0, size: 10KB, start: 0}]}]\n",
+                      1, "topology.host_link.rate", "beyond the largest rate accepted");
   // HPCC files: counts the first line merely claims allocate nothing.
   const std::string big_topo = hpcc_case("topo_claims", "", "3", "4000000000 1 3\n3\n");
   expect_bad_hpcc(big_topo, {big_topo + "/topo.txt:1: ", "Limits"});

@@ -96,6 +96,25 @@ std::optional<RateBps> parse_rate(std::string_view text) {
   return parse_with(text, kRateUnits, false, false, kMaxRateBps);
 }
 
+namespace {
+std::string limit_text(const char* what, const std::string& largest) {
+  return std::string("beyond the largest ") + what + " accepted, " + largest + " (README \"Limits\")";
+}
+constexpr std::uint64_t kNoLimit = ~std::uint64_t{0};
+}  // namespace
+
+std::string time_limit_exceeded(std::string_view text) {
+  return parse_with(text, kTimeUnits, false, true, kNoLimit) ? limit_text("time", format_time(kMaxTimePs))
+                                                             : "";
+}
+std::string size_limit_exceeded(std::string_view text) {
+  return parse_with(text, kSizeUnits, true, true, kNoLimit) ? limit_text("size", format_size(kMaxBytes)) : "";
+}
+std::string rate_limit_exceeded(std::string_view text) {
+  return parse_with(text, kRateUnits, false, false, kNoLimit) ? limit_text("rate", format_rate(kMaxRateBps))
+                                                              : "";
+}
+
 std::optional<std::uint64_t> parse_uint(std::string_view text) {
   if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
   std::uint64_t v = 0;

@@ -13,6 +13,11 @@ namespace lossless {
 std::optional<TimePs> parse_time(std::string_view text);   // plain "0" accepted
 std::optional<Bytes> parse_size(std::string_view text);    // plain integer = bytes
 std::optional<RateBps> parse_rate(std::string_view text);  // unit required
+// Why a parse above failed: "" when `text` is malformed, else the limit it exceeds (README "Limits"), as
+// "the largest time accepted is 1000000s (README \"Limits\")".
+std::string time_limit_exceeded(std::string_view text);
+std::string size_limit_exceeded(std::string_view text);
+std::string rate_limit_exceeded(std::string_view text);
 // Each rejects values above kMaxTimePs, kMaxBytes and kMaxRateBps (core/time.h).
 
 // A plain non-negative decimal integer: digits only (no sign, space, point or exponent), no overflow.

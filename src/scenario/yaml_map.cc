@@ -286,6 +286,7 @@ TimePs YamlMap::time(const std::string& key, TimePs def) {
   if (has(key)) {
     std::string s = scalar(key);
     auto t = parse_time(s);
+    if (!t && !time_limit_exceeded(s).empty()) fail(key, "'" + s + "' is " + time_limit_exceeded(s));
     if (!t) fail(key, "malformed time '" + s + "' (use a number with ps, ns, us, ms or s, e.g. 10us)");
     v = *t;
   }
@@ -298,6 +299,7 @@ RateBps YamlMap::rate(const std::string& key, RateBps def) {
   if (has(key)) {
     std::string s = scalar(key);
     auto r = parse_rate(s);
+    if (!r && !rate_limit_exceeded(s).empty()) fail(key, "'" + s + "' is " + rate_limit_exceeded(s));
     if (!r)
       fail(key, "malformed rate '" + s + "' (use a number with bps, Kbps, Mbps, Gbps or Tbps, e.g. 100Gbps)");
     v = *r;
@@ -311,6 +313,7 @@ Bytes YamlMap::size(const std::string& key, Bytes def) {
   if (has(key)) {
     std::string s = scalar(key);
     auto b = parse_size(s);
+    if (!b && !size_limit_exceeded(s).empty()) fail(key, "'" + s + "' is " + size_limit_exceeded(s));
     if (!b) fail(key, "malformed size '" + s + "' (use B, KB, MB, GB, KiB, MiB or GiB, e.g. 32MB)");
     v = *b;
   }
