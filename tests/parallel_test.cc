@@ -2,6 +2,7 @@
 // outputs to the run on one thread, with PFC pauses, drops and retransmissions, INT and switch mechanisms.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 
 #include "test_util.h"
@@ -250,6 +251,14 @@ workload: [{type: flows, flows: [{src: 1, dst: 0, size: 100KB, start: 0}, {src: 
                       "par_nodelay", {}, 2);
   EXPECT_EQ(out.result.threads, 1u);
   EXPECT_EQ(out.result.flows_completed, 2u);
+  // And the command line says so, as it does for monitors.
+  const std::string dir = temp_dir("par_nodelay_cli");
+  std::ofstream(dir + "/s.yaml")
+      << "topology: {type: star, hosts: 4, host_link: {rate: 100Gbps, delay: 0us}}\n"
+         "workload: [{type: flows, flows: [{src: 1, dst: 0, size: 100KB, start: 0}]}]\n";
+  std::string err;
+  EXPECT_EQ(run_cli("run " + dir + "/s.yaml -o " + dir + "/out --threads 2", &err), 0) << err;
+  EXPECT_NE(err.find("a link without delay leaves no lookahead: one thread"), std::string::npos) << err;
 }
 
 }  // namespace
