@@ -94,6 +94,15 @@ TEST(BadInput, RunNamesTheFileForFabricErrorsAndCreatesNoOutputFolder) {
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
+// `lossless run --help` was "unknown option '--help'" (exit 2).
+TEST(BadInput, HelpAfterACommandIsTheUsageNotAnError) {
+  for (const char* args : {"run --help", "sweep -h", "validate s.yaml --help", "reproduce --help"}) {
+    std::string err;
+    EXPECT_EQ(run_cli(args, &err), 0) << args << ": " << err;
+    EXPECT_EQ(err.find("unknown option"), std::string::npos) << args << ": " << err;
+  }
+}
+
 TEST(BadInput, MissingFileAndNonMonotonicCdf) {
   std::string err;
   EXPECT_EQ(run_cli("run /nonexistent/scenario.yaml", &err), 2);

@@ -437,6 +437,14 @@ int main(int argc, char** argv) {
         }
       }
     }
+    // `lossless run --help`: the usage, as for `lossless --help` (plot and view pass it to their tools).
+    if (cmd != "plot" && cmd != "view")
+      for (int i = 2; i < argc; ++i)
+        if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+          if (cmd == "reproduce") return cmd_reproduce(argc, argv);
+          std::fputs(kUsage, stdout);
+          return 0;
+        }
     if (cmd == "run") return cmd_run(argc, argv, link.get());
     if (cmd == "validate") return cmd_validate(argc, argv);
     if (cmd == "sweep") return cmd_sweep(argc, argv);

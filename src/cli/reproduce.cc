@@ -49,13 +49,16 @@ Options parse(int argc, char** argv) {
       if (i + 1 >= argc) usage_error(s + " needs " + what);
       return argv[++i];
     };
-    if (s == "--full") {
+    if (s == "--help" || s == "-h") {
+      std::printf("usage: %s\n", kUsage);
+      std::exit(0);
+    } else if (s == "--full") {
       o.full = true;
     } else if (s == "-j" || s == "--jobs") {
       const std::string v = need("a number");
       if (v.empty() || v.size() > 4 || v.find_first_not_of("0123456789") != std::string::npos ||
           std::stoi(v) < 1)
-        usage_error("-j takes a positive integer, got '" + v + "'");
+        usage_error("-j takes an integer from 1 to 9999, got '" + v + "'");
       o.jobs = std::stoi(v);
     } else if (s == "-o" || s == "--out") {
       o.out = need("a directory");
