@@ -67,6 +67,9 @@ TEST(BadInput, ExitTwoWithClearMessage) {
       {"typo_of_type", with("{type: flows,", "{typ: flows,"), "",
        "workload.0.typ: unknown key (did you mean 'type'?)"},
       {"bad_option", base, "--frobnicate", "unknown option"},
+      // The name makes out/NAME: a path in it wrote the outputs outside out/.
+      {"name_with_path", with("name: good", "name: ../../escape"), "",
+       "name: '../../escape' is not a plain name"},
       // validate writes nothing: an output folder or --quiet would be silently ignored.
       {"validate_output", base, "-o somewhere", "unknown option '-o'"},
       {"validate_quiet", base, "--quiet", "unknown option '--quiet'"},

@@ -269,6 +269,10 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& file, const S
                       "a scenario is a YAML mapping (name, topology, workload, ...)");
   YamlMap top(root, file, "", sc.resolved);
   sc.name = top.text("name", std::filesystem::path(file).stem().string());
+  // The name makes the default output folder out/NAME: a path in it would put the outputs elsewhere.
+  if (sc.name.empty() || sc.name == "." || sc.name == ".." || sc.name.find('/') != std::string::npos)
+    top.fail("name",
+             "'" + sc.name + "' is not a plain name (no '/', not empty, '.' or '..'): it names out/NAME");
   sc.seed = top.count("seed", 1, 0, ~std::uint64_t{0});
   if (ov.has_seed) {
     sc.seed = ov.seed;
