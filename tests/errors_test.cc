@@ -50,6 +50,9 @@ TEST(BadInput, ExitTwoWithClearMessage) {
       {"host_range", with("src: 1, dst: 0", "src: 1, dst: 9"), "", "out of range"},
       {"mtu_zero", base + "nic: {mtu: 0B}\n", "", "nic.mtu: must be at least 1 byte"},
       {"small_buffer", base + "switch: {buffer: 100KB}\n", "", "switch.buffer"},
+      // Resume is below xon: with 0 B every pause lasted the whole run and every flow stalled.
+      {"static_xon_zero", base + "switch: {pfc: {threshold: static, xoff: 100KB, xon: 0B}}\n", "",
+       "switch.pfc.xon: must be above 0B"},
       {"disconnected",
        "topology: {type: custom, hosts: 2, switches: 2, links: [[h0, s0, 100Gbps, 1us], [h1, s1, 100Gbps, "
        "1us]]}\nworkload: [{type: flows, flows: [{src: 1, dst: 0, size: 1KB}]}]\n",

@@ -109,6 +109,9 @@ struct SwitchConfig {
       s.size_table("xon_by_rate", xon_by_rate,
                    "static resume thresholds per link rate (as xoff_by_rate); {} = each xoff_by_rate entry "
                    "minus (xoff - xon)");
+      // A pause resumes when the ingress bytes fall below xon: below 0 B they never do.
+      s.require(threshold != PfcThreshold::kStatic || xon_bytes > 0 || !xon_by_rate.empty(), "xon",
+                "must be above 0B with static thresholds (a pause resumes below xon: never below 0B)");
       for (const auto& e : xoff_by_rate)
         s.require(static_xon(e.rate_bps) <= static_xoff(e.rate_bps), "xon_by_rate",
                   "must not exceed xoff_by_rate at the same rate");
