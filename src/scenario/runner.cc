@@ -40,7 +40,8 @@ unsigned threads_for(const Scenario& sc, const RunOptions& opts) {
   }
   if (threads > 1 && min_link_delay(sc.topology) == 0) {
     // The partitions would have no lookahead to run ahead by (Network reduces them to one): say so.
-    if (!opts.quiet) std::fprintf(stderr, "[lossless] a link without delay leaves no lookahead: one thread\n");
+    if (!opts.quiet)
+      std::fprintf(stderr, "[lossless] a link without delay leaves no lookahead: one thread\n");
     threads = 1;
   }
   return threads;
