@@ -183,8 +183,8 @@ TEST(MpiRunWhole, FabricCasesRunOnRankZeroWithTheOutputsOfOneProcess) {
     ASSERT_EQ(b.status, 0) << c.name << ": " << b.err;
     EXPECT_NE(b.err.find(std::string(c.why)), std::string::npos) << b.err;
     EXPECT_NE(b.err.find("the fabric runs on rank 0 alone"), std::string::npos) << b.err;
-    for (const char* f : {"fct.csv", "pfc.csv"})
-      EXPECT_EQ(slurp(dir + "/" + one + "/" + f), slurp(dir + "/" + two + "/" + f)) << c.name << " " << f;
+    EXPECT_FALSE(slurp(dir + "/" + one + "/fct.csv").empty()) << c.name;
+    EXPECT_EQ(slurp(dir + "/" + one + "/fct.csv"), slurp(dir + "/" + two + "/fct.csv")) << c.name;
     if (std::string(c.name) == "monitor") {
       EXPECT_EQ(slurp(dir + "/" + one + "/queues.csv"), slurp(dir + "/" + two + "/queues.csv"));
     }

@@ -40,8 +40,8 @@ workload: [{type: flows, flows: [{src: 0, dst: 1, size: 1MB, start: 0}]}]
 // less: the bottleneck term already includes the first hop's serialization, the later hops serialize only
 // the last packet (shorter than an MTU for a short flow), and the ACK's serialization is smaller than the
 // MTU's. So unloaded slowdowns sit just below 1, as in the HPCC simulator's own results
-// (validation/ns3-ws30/ns3_dcqcn_fct.txt: 1,051 of 6,984 flows below their standalone FCT, down to 0.967 for
-// a 155-byte flow).
+// (experiments/hpcc-ws30/ns3_dctcp_fct.txt.gz: 1,086 of 6,984 flows below their standalone FCT, down to 0.982
+// for a 327-byte flow).
 TEST(Physics, UnloadedFlowsFinishJustBelowTheIdealFct) {
   auto out = run_yaml(R"(
 topology: {type: dumbbell, left: 1, right: 1, host_link: {rate: 100Gbps, delay: 1us}, core_link: {rate: 100Gbps, delay: 1us}}
@@ -68,8 +68,10 @@ TEST(Physics, RateFloorsAboveALinkOrFlowCapLeaveTheFlowAtThatRate) {
 topology: {type: star, hosts: 3, host_link: {rate: 100Gbps, delay: 1us}}
 workload: [{type: flows, flows: [{src: 1, dst: 0, size: 20KB, start: 0, rate: 50Mbps}]}]
 )";
-  for (const char* cc : {"dcqcn", "hpcc", "timely", "dctcp"}) {
-    auto out = run_yaml(yaml, std::string("floor-") + cc, {{"cc.algorithm", cc}});
+  for (const char* cc : {"dcqcn", "hpcc", "timely", "qcn"}) {
+    std::vector<std::pair<std::string, std::string>> sets = {{"cc.algorithm", cc}};
+    if (std::string(cc) == "qcn") sets.push_back({"switch.mechanism", "qcn"});
+    auto out = run_yaml(yaml, std::string("floor-") + cc, sets);
     auto rows = out.csv("fct.csv");
     ASSERT_EQ(rows.size(), 1u) << cc;
     ASSERT_FALSE(rows[0].at("finish_ns").empty()) << cc;

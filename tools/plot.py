@@ -191,13 +191,19 @@ def main():
                 fct = os.path.join(d, "fct.csv")
                 if os.path.exists(fct):
                     flows = sum(1 for _ in rows(fct))
-                    print(f"lossless plot: {d}: nothing to draw: none of the {flows} flows in fct.csv finished "
-                          "(no slowdown) and the run recorded no queues.csv, flow_rates.csv or scheme trace",
+                    others = [n for n in ("queues.csv", "flow_rates.csv", "rocc.csv")
+                              if os.path.exists(os.path.join(d, n))]
+                    print(f"lossless plot: {d}: nothing to draw: no flow of the {flows} in fct.csv finished "
+                          "(no slowdown)" + (f" and {', '.join(others)} held nothing to draw" if others else
+                                             ", and the run recorded no queues.csv, flow_rates.csv or scheme trace"),
                           file=sys.stderr)
                     continue
                 raise Refused(f"{d}: nothing to plot (no fct.csv, queues.csv, flow_rates.csv or scheme trace)")
         if len(runs) > 1:
-            overlay(runs, a.out or "figures")
+            try:
+                overlay(runs, a.out or "figures")
+            except (KeyError, ValueError, TypeError, IndexError) as e:
+                raise Refused(f"a summary.json does not read as lossless wrote it ({e!r}): changed since the run?")
     except Refused as e:
         sys.stderr.write(f"lossless plot: {e}\n")
         return 2

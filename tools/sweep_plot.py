@@ -69,7 +69,7 @@ def draw(out_dir, output=None):
         ax.set_title(f"{stat} slowdown (FCT / ideal FCT) by flow size", fontsize=10)
         ax.grid(True, alpha=0.3)
     axes[0].set_ylabel("slowdown")
-    fig.suptitle(f"{os.path.basename(os.path.normpath(out_dir))}: {sweep['sweep']}", fontsize=10)
+    fig.suptitle(f"{os.path.basename(os.path.normpath(out_dir))}: {sweep.get('sweep', '')}", fontsize=10)
     legend_outside(fig, axes, len(cases))
     path = output or os.path.join(out_dir, "slowdown-by-size.png")
     fig.savefig(path, dpi=100)

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -437,14 +438,23 @@ int main(int argc, char** argv) {
         }
       }
     }
-    // `lossless run --help`: the usage, as for `lossless --help` (plot and view pass it to their tools).
-    if (cmd != "plot" && cmd != "view")
-      for (int i = 2; i < argc; ++i)
-        if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+    // `lossless run --help`: the usage, as for `lossless --help` (plot and view pass it to their tools; a
+    // word after an option that takes a value is that value).
+    static const std::set<std::string> kCommands = {"run",  "validate", "sweep",    "hpcc",
+                                                    "list", "describe", "reproduce"};
+    static const std::set<std::string> kTakesValue = {"-o",        "--out", "--set",  "--seed",
+                                                      "--threads", "-j",    "--jobs", "--node"};
+    if (kCommands.count(cmd))
+      for (int i = 2; i < argc; ++i) {
+        const std::string word = argv[i];
+        if (kTakesValue.count(word)) {
+          ++i;
+        } else if (word == "--help" || word == "-h") {
           if (cmd == "reproduce") return cmd_reproduce(argc, argv);
-          std::fputs(kUsage, stdout);
+          if (rank == 0) std::fputs(kUsage, stdout);
           return 0;
         }
+      }
     if (cmd == "run") return cmd_run(argc, argv, link.get());
     if (cmd == "validate") return cmd_validate(argc, argv);
     if (cmd == "sweep") return cmd_sweep(argc, argv);

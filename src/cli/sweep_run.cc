@@ -92,8 +92,11 @@ std::vector<CaseOutcome> run_cases(const SweepPlan& plan, const std::vector<std:
     }
   };
   std::vector<std::thread> threads;
-  for (int j = 0; j < std::min<int>(o.jobs, static_cast<int>(which.size())); ++j)
-    threads.emplace_back(worker);
+  {
+    const InterruptsBlockedInNewThreads main_thread_only;
+    for (int j = 0; j < std::min<int>(o.jobs, static_cast<int>(which.size())); ++j)
+      threads.emplace_back(worker);
+  }
   for (auto& t : threads) t.join();
   return outcomes;
 }

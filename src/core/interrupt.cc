@@ -1,5 +1,7 @@
 #include "core/interrupt.h"
 
+#include <pthread.h>
+
 #include <atomic>
 #include <csignal>
 #include <ctime>
@@ -8,8 +10,9 @@ namespace lossless {
 namespace {
 
 std::atomic<int> g_signal{0};
-// Who sent the first signal and when; written and read only inside the handler, which runs with both signals
-// blocked, so one handler never interrupts the other.
+// Who sent the first signal and when; written and read only inside the handler, which runs on the main thread
+// alone (workers start with both signals blocked: InterruptsBlockedInNewThreads) with both signals blocked,
+// so one handler never interrupts or races another.
 SignalSender g_first_sender{};
 long long g_first_ns = 0;
 
@@ -51,6 +54,19 @@ void install_interrupt_handlers() {
   sigaddset(&action.sa_mask, SIGTERM);
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
+}
+
+InterruptsBlockedInNewThreads::InterruptsBlockedInNewThreads() {
+  static_assert(sizeof(sigset_t) <= sizeof(saved_));
+  sigset_t block;
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  sigaddset(&block, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &block, reinterpret_cast<sigset_t*>(saved_));
+}
+
+InterruptsBlockedInNewThreads::~InterruptsBlockedInNewThreads() {
+  pthread_sigmask(SIG_SETMASK, reinterpret_cast<const sigset_t*>(saved_), nullptr);
 }
 
 bool interrupt_requested() { return g_signal.load(std::memory_order_relaxed) != 0; }

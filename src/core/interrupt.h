@@ -12,14 +12,27 @@ namespace lossless {
 // Installs the SIGINT / SIGTERM handlers (the command-line entry point does, once).
 void install_interrupt_handlers();
 
+// While one lives, threads started by this thread have SIGINT / SIGTERM blocked, so the handler only ever
+// runs on the main thread (its state is not shared between threads). Create worker threads under one.
+class InterruptsBlockedInNewThreads {
+ public:
+  InterruptsBlockedInNewThreads();
+  ~InterruptsBlockedInNewThreads();
+  InterruptsBlockedInNewThreads(const InterruptsBlockedInNewThreads&) = delete;
+  InterruptsBlockedInNewThreads& operator=(const InterruptsBlockedInNewThreads&) = delete;
+
+ private:
+  unsigned char saved_[128];  // the caller's sigset_t (kept opaque: no <signal.h> in this header)
+};
+
 // Where a SIGINT / SIGTERM came from: `kill` by a process (its pid), or the terminal (Ctrl-C).
 struct SignalSender {
   int signal = 0;
   bool sent_by_process = false;  // si_code SI_USER / SI_QUEUE; false for the terminal's Ctrl-C
   int sender_pid = 0;
 };
-// One request can arrive twice: `timeout`, `kill -- -PGID` and job control signal the process and then its
-// process group, a few microseconds apart. Such a repeat — same signal, same
+// One request can arrive twice: `timeout` signals its child and then the child's process group, a few
+// microseconds apart. Such a repeat — same signal, same
 // sending process, within this window — is not the user's second request, which ends the process at once.
 constexpr long long kRepeatWindowNs = 1000000000LL;
 bool is_repeat_of_first_request(const SignalSender& first, const SignalSender& next,

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/interrupt.h"
 #include "core/rank_link.h"
 
 namespace lossless {
@@ -35,6 +36,8 @@ class MpiRankLink final : public RankLink {
  public:
   MpiRankLink(int& argc, char**& argv) {
     int provided = 0;
+    // MPI's own threads must not take our SIGINT / SIGTERM (core/interrupt.h).
+    const InterruptsBlockedInNewThreads main_thread_only;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);

@@ -100,19 +100,34 @@ namespace {
 std::string limit_text(const char* what, const std::string& largest) {
   return std::string("beyond the largest ") + what + " accepted, " + largest + " (README \"Limits\")";
 }
-constexpr std::uint64_t kNoLimit = ~std::uint64_t{0};
+// Whether `text` is a number with one of `units` (or none, where a plain number is allowed) whose value, in
+// the base unit, exceeds `max`: compared as a double, so that no value overflows.
+template <size_t N>
+bool beyond(std::string_view text, const std::array<Unit, N>& units, bool plain_ok, std::uint64_t max) {
+  double value = 0;
+  std::string_view suffix;
+  if (!split_number(text, value, suffix)) return false;
+  double scale = 0;
+  if (suffix.empty()) {
+    if (!plain_ok) return false;
+    scale = 1;
+  } else {
+    for (const auto& u : units)
+      if (u.suffix == suffix) scale = static_cast<double>(u.scale);
+    if (scale == 0) return false;
+  }
+  return value * scale > static_cast<double>(max);
+}
 }  // namespace
 
 std::string time_limit_exceeded(std::string_view text) {
-  return parse_with(text, kTimeUnits, false, true, kNoLimit) ? limit_text("time", format_time(kMaxTimePs))
-                                                             : "";
+  return beyond(text, kTimeUnits, false, kMaxTimePs) ? limit_text("time", format_time(kMaxTimePs)) : "";
 }
 std::string size_limit_exceeded(std::string_view text) {
-  return parse_with(text, kSizeUnits, true, true, kNoLimit) ? limit_text("size", format_size(kMaxBytes)) : "";
+  return beyond(text, kSizeUnits, true, kMaxBytes) ? limit_text("size", format_size(kMaxBytes)) : "";
 }
 std::string rate_limit_exceeded(std::string_view text) {
-  return parse_with(text, kRateUnits, false, false, kNoLimit) ? limit_text("rate", format_rate(kMaxRateBps))
-                                                              : "";
+  return beyond(text, kRateUnits, false, kMaxRateBps) ? limit_text("rate", format_rate(kMaxRateBps)) : "";
 }
 
 std::optional<std::uint64_t> parse_uint(std::string_view text) {

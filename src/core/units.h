@@ -13,8 +13,8 @@ namespace lossless {
 std::optional<TimePs> parse_time(std::string_view text);   // plain "0" accepted
 std::optional<Bytes> parse_size(std::string_view text);    // plain integer = bytes
 std::optional<RateBps> parse_rate(std::string_view text);  // unit required
-// Why a parse above failed: "" when `text` is malformed, else the limit it exceeds (README "Limits"), as
-// "the largest time accepted is 1000000s (README \"Limits\")".
+// Why a parse above failed: "" when `text` is malformed, else the limit it exceeds, as "beyond the largest
+// time accepted, 1000000s (README \"Limits\")".
 std::string time_limit_exceeded(std::string_view text);
 std::string size_limit_exceeded(std::string_view text);
 std::string rate_limit_exceeded(std::string_view text);

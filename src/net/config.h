@@ -109,9 +109,14 @@ struct SwitchConfig {
       s.size_table("xon_by_rate", xon_by_rate,
                    "static resume thresholds per link rate (as xoff_by_rate); {} = each xoff_by_rate entry "
                    "minus (xoff - xon)");
-      // A pause resumes when the ingress bytes fall below xon: below 0 B they never do.
-      s.require(threshold != PfcThreshold::kStatic || xon_bytes > 0 || !xon_by_rate.empty(), "xon",
+      // A pause resumes when the ingress bytes fall below xon: below 0 B they never do. (With xoff_by_rate,
+      // xon only sets the gap below each entry.)
+      const bool static_pfc = pfc_enabled && threshold == PfcThreshold::kStatic;
+      s.require(!static_pfc || xon_bytes > 0 || !xoff_by_rate.empty() || !xon_by_rate.empty(), "xon",
                 "must be above 0B with static thresholds (a pause resumes below xon: never below 0B)");
+      for (const auto& e : xon_by_rate)
+        s.require(!static_pfc || e.value > 0, "xon_by_rate",
+                  "entries must be above 0B (a pause resumes below xon: never below 0B)");
       for (const auto& e : xoff_by_rate)
         s.require(static_xon(e.rate_bps) <= static_xoff(e.rate_bps), "xon_by_rate",
                   "must not exceed xoff_by_rate at the same rate");

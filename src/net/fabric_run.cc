@@ -49,8 +49,11 @@ class WindowedRun {
     end_ps_ = start == kTimeNever ? 0 : stop_ps_;
     std::vector<std::thread> workers;
     std::vector<std::exception_ptr> errors(n);
-    for (std::size_t i = 1; i < n; ++i)
-      workers.emplace_back([this, i, start, &errors] { guarded(i, start, errors[i]); });
+    {
+      const InterruptsBlockedInNewThreads main_thread_only;
+      for (std::size_t i = 1; i < n; ++i)
+        workers.emplace_back([this, i, start, &errors] { guarded(i, start, errors[i]); });
+    }
     guarded(0, start, errors[0]);
     for (auto& w : workers) w.join();
     for (auto& e : errors)

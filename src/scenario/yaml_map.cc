@@ -209,7 +209,9 @@ bool YamlMap::has(const std::string& key) const {
 
 void YamlMap::fail(const std::string& key, const std::string& reason) const {
   YAML::Node n = (node_.IsDefined() && node_.IsMap()) ? node_[key] : YAML::Node();
-  if (!n.IsDefined() && node_.IsDefined() && node_.IsMap()) {
+  // Only where the failure is the key's absence: a rule on a defaulted key says nothing of typos.
+  const bool absence = reason.rfind("is required", 0) == 0 || reason.rfind("expected a list", 0) == 0;
+  if (absence && !n.IsDefined() && node_.IsDefined() && node_.IsMap()) {
     // A key that is missing because it was misspelt (`typ: flows`, `workloads:`): the typo is the error to
     // name, not the absence.
     for (auto it = node_.begin(); it != node_.end(); ++it) {
