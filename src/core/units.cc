@@ -39,9 +39,11 @@ bool split_number(std::string_view text, double& value, std::string_view& suffix
   return true;
 }
 
+// The value of a number with one of `units` (or none, where a plain number is allowed) in the base unit, as a
+// double (no overflow whatever its size); nullopt when malformed.
 template <size_t N>
-std::optional<std::uint64_t> parse_with(std::string_view text, const std::array<Unit, N>& units,
-                                        bool plain_ok, bool plain_zero_only, std::uint64_t max) {
+std::optional<double> base_value(std::string_view text, const std::array<Unit, N>& units, bool plain_ok,
+                                 bool plain_zero_only) {
   double value = 0;
   std::string_view suffix;
   if (!split_number(text, value, suffix)) return std::nullopt;
@@ -54,7 +56,15 @@ std::optional<std::uint64_t> parse_with(std::string_view text, const std::array<
       if (u.suffix == suffix) scale = u.scale;
     if (scale == 0) return std::nullopt;
   }
-  double v = value * static_cast<double>(scale);
+  return value * static_cast<double>(scale);
+}
+
+template <size_t N>
+std::optional<std::uint64_t> parse_with(std::string_view text, const std::array<Unit, N>& units,
+                                        bool plain_ok, bool plain_zero_only, std::uint64_t max) {
+  const std::optional<double> base = base_value(text, units, plain_ok, plain_zero_only);
+  if (!base) return std::nullopt;
+  const double v = *base;
   if (v > static_cast<double>(max)) return std::nullopt;
   double r = std::round(v);
   // Sub-unit fractions (0.5ps, 1.5B) are malformed, not silently rounded.
@@ -100,23 +110,11 @@ namespace {
 std::string limit_text(const char* what, const std::string& largest) {
   return std::string("beyond the largest ") + what + " accepted, " + largest + " (README \"Limits\")";
 }
-// Whether `text` is a number with one of `units` (or none, where a plain number is allowed) whose value, in
-// the base unit, exceeds `max`: compared as a double, so that no value overflows.
+// Whether `text` is well formed but its value exceeds `max`.
 template <size_t N>
 bool beyond(std::string_view text, const std::array<Unit, N>& units, bool plain_ok, std::uint64_t max) {
-  double value = 0;
-  std::string_view suffix;
-  if (!split_number(text, value, suffix)) return false;
-  double scale = 0;
-  if (suffix.empty()) {
-    if (!plain_ok) return false;
-    scale = 1;
-  } else {
-    for (const auto& u : units)
-      if (u.suffix == suffix) scale = static_cast<double>(u.scale);
-    if (scale == 0) return false;
-  }
-  return value * scale > static_cast<double>(max);
+  const std::optional<double> base = base_value(text, units, plain_ok, plain_ok);
+  return base && *base > static_cast<double>(max);
 }
 }  // namespace
 
