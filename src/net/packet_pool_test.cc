@@ -1,0 +1,57 @@
+// The packet pool (net/packet.h, net/packet_pool.cc): chunks of fresh packets carved from 2 MiB-aligned
+// blocks, packets handed back and reused.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <set>
+#include <vector>
+
+#include "net/packet.h"
+
+namespace lossless {
+namespace {
+
+std::uintptr_t huge_page_of(const Packet* p) { return reinterpret_cast<std::uintptr_t>(p) >> 21; }
+
+TEST(PacketPool, GrowsByWholeChunksOfDistinctResetPackets) {
+  PacketPool pool;
+  Packet* first = pool.get();
+  const std::size_t chunk = pool.allocated();
+  ASSERT_GT(chunk, 1u);
+  std::vector<Packet*> got{first};
+  for (std::size_t i = 1; i < chunk + 1; ++i) got.push_back(pool.get());
+  EXPECT_EQ(pool.allocated(), 2 * chunk);
+  EXPECT_EQ(pool.in_use(), chunk + 1);
+  EXPECT_EQ(std::set<Packet*>(got.begin(), got.end()).size(), got.size());
+  for (const Packet* p : got) {
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % alignof(Packet), 0u);
+    EXPECT_EQ(p->type, PacketType::kData);
+    EXPECT_EQ(p->wire_bytes, 0u);
+    EXPECT_TRUE(p->ecn_capable);
+  }
+}
+
+TEST(PacketPool, AChunkLiesWithinOneHugePage) {
+  PacketPool pool;
+  std::vector<Packet*> got{pool.get()};
+  const std::size_t chunk = pool.allocated();
+  while (got.size() < chunk) got.push_back(pool.get());
+  ASSERT_EQ(pool.allocated(), chunk);
+  for (const Packet* p : got) EXPECT_EQ(huge_page_of(p), huge_page_of(got.front()));
+}
+
+TEST(PacketPool, APacketHandedBackIsTheNextOneOutReset) {
+  PacketPool pool;
+  Packet* p = pool.get();
+  p->wire_bytes = 1500;
+  p->ecn_ce = true;
+  pool.put(p);
+  EXPECT_EQ(pool.in_use(), 0u);
+  Packet* again = pool.get();
+  EXPECT_EQ(again, p);
+  EXPECT_EQ(again->wire_bytes, 0u);
+  EXPECT_FALSE(again->ecn_ce);
+}
+
+}  // namespace
+}  // namespace lossless
