@@ -172,6 +172,19 @@ void write_hpcc_files(const RunOptions& opts, const Network& net, const std::vec
 
 using Clock = std::chrono::steady_clock;
 
+// Runs `build` (a step of building the fabric), naming the scenario file in a ConfigError that names none,
+// as `validate` does: what only a built fabric checks (schemes that cannot be combined) has no file of its
+// own.
+template <class F>
+void naming_the_file(const Scenario& sc, F&& build) {
+  try {
+    build();
+  } catch (const ConfigError& e) {
+    if (!e.where().empty() || sc.file.empty()) throw;
+    throw ConfigError(sc.file, e.key(), e.reason());
+  }
+}
+
 // A run of the whole fabric in this process, in three steps (a run over ranks interleaves them with the
 // other ranks: run_over_ranks).
 class WholeRun {
@@ -181,15 +194,12 @@ class WholeRun {
   void set_up(unsigned threads) {
     // The fabric first: what only a built fabric checks (schemes that cannot be combined) fails before the
     // output folder exists, naming the scenario file as `validate` does.
-    try {
+    naming_the_file(sc_, [&] {
       net_ = std::make_unique<Network>(sc_.topology, sc_.sw, sc_.nic, sc_.seed, threads);
       net_->set_log_pfc((sc_.monitor.pfc && opts_.write_outputs) || !opts_.hpcc_pfc_path.empty());
       if (sc_.mechanism) net_->install_mechanism(*sc_.mechanism);
       net_->install_flows(sc_.flows, *sc_.cc);
-    } catch (const ConfigError& e) {
-      if (!e.where().empty() || sc_.file.empty()) throw;
-      throw ConfigError(sc_.file, e.key(), e.reason());
-    }
+    });
     Network& net = *net_;
     if (opts_.write_outputs) out_ = std::make_unique<OutputDir>(sc_.output.dir);
     if (opts_.write_outputs && sc_.monitor.queues) {
@@ -319,18 +329,25 @@ RunResult run_over_ranks(Scenario& sc, const RunOptions& opts, RankLink& link) {
   std::unique_ptr<OutputDir> out;
   std::unique_ptr<Network> net;
   // Every step that may fail on some ranks only ends with all of them agreeing (core/rank_link.h); the
-  // collectives between the steps are reached by every rank.
+  // collectives between the steps are reached by every rank. The fabric first, as on one process: what only
+  // a built fabric checks fails naming the scenario file, before the output folder exists.
   on_every_rank(&link, [&] {
-    if (root && opts.write_outputs) out = std::make_unique<OutputDir>(sc.output.dir);
-    net = std::make_unique<Network>(sc.topology, sc.sw, sc.nic, sc.seed, opts.threads, &link);
+    naming_the_file(sc, [&] {
+      net = std::make_unique<Network>(sc.topology, sc.sw, sc.nic, sc.seed, opts.threads, &link);
+    });
   });
   net->agree_on_global_rtt();
   on_every_rank(&link, [&] {
-    net->set_log_pfc((sc.monitor.pfc && opts.write_outputs) || !opts.hpcc_pfc_path.empty());
-    if (sc.mechanism) net->install_mechanism(*sc.mechanism);
-    net->install_flows(sc.flows, *sc.cc);
+    naming_the_file(sc, [&] {
+      net->set_log_pfc((sc.monitor.pfc && opts.write_outputs) || !opts.hpcc_pfc_path.empty());
+      if (sc.mechanism) net->install_mechanism(*sc.mechanism);
+      net->install_flows(sc.flows, *sc.cc);
+    });
   });
   on_every_rank(&link, [&] { net->check_ranks_agree(); });
+  on_every_rank(&link, [&] {
+    if (root && opts.write_outputs) out = std::make_unique<OutputDir>(sc.output.dir);
+  });
 
   ProgressLine progress(sc.flows.size());
   std::function<void(const FabricProgress&)> on_progress;
