@@ -388,6 +388,44 @@ TEST(HpccFiles, ACdfFileOfAnyNameBesideTheScenarioIsFound) {
   EXPECT_EQ(YAML::LoadFile(dir + "/b/scenario.yaml")["workload"][0]["cdf"].as<std::string>(), "WebSearch");
 }
 
+// Homa's `cc.params.cdf` (the workload's sizes, for its unscheduled cut-offs) names a CDF as a workload's
+// `cdf` does. It was resolved against the working folder only (run from elsewhere: "cannot open CDF file")
+// and written back as given, so the resolved scenario.yaml failed when run from its output folder.
+TEST(InputFiles, HomasCdfIsFoundBesideTheScenarioAndResolvedAsAnAbsolutePath) {
+  const std::string dir = temp_dir("homa_cdf_beside");
+  std::filesystem::create_directories(dir + "/in/cdf");
+  std::ofstream(dir + "/in/sizes.cdf") << "1000 0\n1000 1\n";
+  std::ofstream(dir + "/in/cdf/sizes.txt") << "2000 0\n2000 1\n";
+  const std::string body =
+      "topology: {type: star, hosts: 4, host_link: {rate: 100Gbps, delay: 1us}}\n"
+      "workload: [{type: poisson, cdf: sizes.cdf, load: 0.2, duration: 20us}]\n";
+  std::ofstream(dir + "/in/s.yaml") << "cc: {algorithm: homa, params: {cdf: sizes.cdf}}\n" << body;
+  const std::string bin = LOSSLESS_BINARY;
+  ShellResult r = shell_in(dir, bin + " run in/s.yaml -o a --quiet");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(YAML::LoadFile(dir + "/a/scenario.yaml")["cc"]["params"]["cdf"].as<std::string>(),
+            std::filesystem::absolute(dir + "/in/sizes.cdf").lexically_normal().string());
+  // The resolved scenario re-runs from its own folder.
+  r = shell_in(dir + "/a", bin + " run scenario.yaml -o ../b --quiet");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(slurp(dir + "/a/fct.csv").empty());
+  EXPECT_EQ(slurp(dir + "/a/fct.csv"), slurp(dir + "/b/fct.csv"));
+  // A path with a '/', relative to the scenario's folder.
+  r = shell_in(dir, bin + " run in/s.yaml -o c --quiet --set cc.params.cdf=cdf/sizes.txt");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(YAML::LoadFile(dir + "/c/scenario.yaml")["cc"]["params"]["cdf"].as<std::string>(),
+            std::filesystem::absolute(dir + "/in/cdf/sizes.txt").lexically_normal().string());
+  // A library name stays a name.
+  r = shell_in(dir, bin + " run in/s.yaml -o d --quiet --set cc.params.cdf=WebSearch");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(YAML::LoadFile(dir + "/d/scenario.yaml")["cc"]["params"]["cdf"].as<std::string>(), "WebSearch");
+  // A file found nowhere: exit 2 naming the file, line and key.
+  std::ofstream(dir + "/in/t.yaml") << "cc: {algorithm: homa, params: {cdf: nope.cdf}}\n" << body;
+  r = shell_in(dir, bin + " run in/t.yaml -o e --quiet");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("in/t.yaml:1: cc.params.cdf: "), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace lossless::test
 

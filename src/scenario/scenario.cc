@@ -15,9 +15,28 @@
 #include "net/switch_mechanism.h"
 #include "scenario/part_types.h"
 #include "scenario/yaml_map.h"
+#include "workload/cdf.h"
 
 namespace lossless {
 namespace {
+
+// A scheme's `cdf` parameter (Homa's: the workload's size distribution, for its unscheduled cut-offs) names
+// a CDF as a workload's `cdf` does: a name from data/cdf, or a file found beside the scenario, else in the
+// working folder. A file is handed to the scheme, and so written to the resolved scenario, as the absolute
+// path it was found at (the value is replaced in place: its line stays for the scheme's errors). What is
+// not found is left as written, for the scheme to report.
+void resolve_scheme_cdf(const YamlMap& params, const std::string& scenario_dir) {
+  const YAML::Node& given = params.node();
+  if (!given.IsDefined() || !given.IsMap()) return;
+  YAML::Node value = given["cdf"];
+  if (!value.IsDefined() || !value.IsScalar()) return;
+  const std::string name = value.Scalar();
+  check_path_length(name, where_of(params.file(), value), params.key_path("cdf"));
+  const std::string path = resolve_cdf_path(name, scenario_dir);
+  std::error_code ec;
+  if (named_cdf_path(name) == path || !std::filesystem::is_regular_file(path, ec)) return;
+  value = resolved_input_path(path);
+}
 
 // The names of a table as a list for messages: "a, b, c" (`last`: the word before the last name, or ", ").
 template <class Entry>
@@ -300,6 +319,7 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& file, const S
                                " (known: " + names + ")");
     }
     YamlMap params = cc.map("params");
+    resolve_scheme_cdf(params, dir);
     sc.cc = scheme->make(params);
     cc.finish();
   }
