@@ -121,6 +121,29 @@ TEST(BadInput, HpccConfigZeroTimersNameTheConfigKeyAndLine) {
   }
 }
 
+// `lossless hpcc` without its file said "missing the scenario file", and given a YAML scenario it said
+// "FILE:LINE: -: given twice" (the list items of `workload:`): each now says what the file is and what is
+// wrong.
+TEST(BadInput, HpccNamesItsConfigFileAndRefusesAYamlScenarioAsSuch) {
+  for (const char* args : {"hpcc", "hpcc -o out --quiet"})
+    expect_bad(args, {"command line: missing the HPCC config file (CONFIG.txt"});
+  expect_bad("sweep -j 2", {"command line: missing the sweep file (SWEEP.yaml)"});
+  expect_bad("validate", {"command line: missing the scenario or sweep file"});
+  expect_bad("run --quiet", {"command line: missing the scenario file (SCENARIO.yaml)"});
+  // A YAML scenario (its list items were each a key '-'), and one whose first line is a mapping key.
+  const std::string listed = scenario(
+      "hpcc_yaml_list", "# a scenario\nworkload:\n  - {type: flows, flows: []}\n  - {type: flows}\n");
+  expect_bad("hpcc " + listed + " --quiet",
+             {listed + ":2: reads as YAML ('workload:'), not as an HPCC config file", "lossless run"});
+  const std::string yaml = scenario("hpcc_yaml", kBase);
+  expect_bad("hpcc " + yaml + " --quiet", {yaml + ":1: reads as YAML ('name:')"});
+  // A key the format does not have is named as unknown even when it repeats (not "given twice").
+  std::string dir = hpcc_case("hpcc_unknown_twice", "NO_SUCH_KEY 1\nNO_SUCH_KEY 2\n");
+  expect_bad_hpcc(dir, {dir + "/config.txt:7: NO_SUCH_KEY: unknown key of the HPCC config format"});
+  dir = hpcc_case("hpcc_twice", "CC_MODE 1\n");
+  expect_bad_hpcc(dir, {dir + "/config.txt:7: CC_MODE: given twice (first on line 6)"});
+}
+
 // Class: a CDF whose sizes are all zero made the Poisson generator loop in validate.
 TEST(BadInput, CdfOfZeroSizesIsRejected) {
   const std::string dir = temp_dir("bad_cdf_zero");
