@@ -144,6 +144,24 @@ TEST(BadInput, HpccNamesItsConfigFileAndRefusesAYamlScenarioAsSuch) {
   expect_bad_hpcc(dir, {dir + "/config.txt:7: CC_MODE: given twice (first on line 6)"});
 }
 
+// An incast naming a sender twice ran it as one sender (the host set was merged): a 3:1 incast written
+// [1, 2, 2] ran 2:1, silently. README does not allow it: an error naming the host (a poisson entry's hosts
+// and dst_hosts are sets of senders and destinations, where a repeat changes nothing, and stay merged).
+TEST(BadInput, AnIncastSenderNamedTwiceIsAnErrorNamingTheHost) {
+  const std::string topo = "topology: {type: star, hosts: 4}\n";
+  expect_bad_scenario("incast_twice",
+                      topo + "workload: [{type: incast, receiver: 0, senders: [1, 2, 2], size: 10KB}]\n", 2,
+                      "workload.0.senders", "host 2 is named twice: an incast sends one flow per sender");
+  expect_bad_scenario("incast_overlap",
+                      topo + "workload:\n  - {type: incast, receiver: 0, senders: [1-3, 2], size: 10KB}\n", 3,
+                      "workload.0.senders", "host 2 is named twice (in '1-3' and '2')");
+  std::string err;
+  const std::string poisson = scenario(
+      "poisson_hosts_twice",
+      topo + "workload: [{type: poisson, hosts: [0-2, 1], dst_hosts: [3, 3], load: 0.5, duration: 1ms}]\n");
+  EXPECT_EQ(run_cli("validate " + poisson, &err), 0) << err;
+}
+
 // Class: a CDF whose sizes are all zero made the Poisson generator loop in validate.
 TEST(BadInput, CdfOfZeroSizesIsRejected) {
   const std::string dir = temp_dir("bad_cdf_zero");
