@@ -363,6 +363,41 @@ workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 1ms}]
   EXPECT_EQ(a.read("fct.csv"), b.read("fct.csv"));
 }
 
+// A poisson entry with one sender and its own destinations (dst_hosts) was refused with "needs at least 2
+// hosts" (and the generator drew nothing for one sender). It runs; what cannot be still exits 2.
+TEST(Workload, ASingleSenderWithDstHostsSendsToTheListedDestinations) {
+  const std::string dir = temp_dir("single_sender");
+  std::ofstream(dir + "/sizes.txt") << "1000 0\n10000 1\n";
+  const std::string head = "topology: {type: star, hosts: 4, host_link: {rate: 100Gbps, delay: 1us}}\n";
+  const std::string entry =
+      "workload: [{type: poisson, cdf: " + dir + "/sizes.txt, load: 0.5, duration: 50us, ";
+  auto out = run_yaml(head + entry + "hosts: 1, dst_hosts: [2, 3]}]\n", "single_sender_run");
+  const auto rows = out.csv("fct.csv");
+  ASSERT_GT(rows.size(), 10u);
+  std::set<std::string> dsts;
+  for (const auto& row : rows) {
+    EXPECT_EQ(row.at("src"), "1");
+    dsts.insert(row.at("dst"));
+    EXPECT_FALSE(row.at("finish_ns").empty()) << "flow " << row.at("flow_id") << " unfinished";
+  }
+  EXPECT_EQ(dsts, (std::set<std::string>{"2", "3"}));
+  // Still refused: one sender with no destination (dst_hosts absent), or only itself, or no sender.
+  const struct {
+    const char* hosts;
+    const char* want;
+  } bad[] = {
+      {"hosts: 1", "workload.0.hosts: needs at least 2 hosts"},
+      {"hosts: 1, dst_hosts: 1", "workload.0.dst_hosts: a sender would have no destination but itself"},
+      {"hosts: [], dst_hosts: [2, 3]", "workload.0.hosts: names no host"}};
+  for (const auto& b : bad) {
+    const std::string path = dir + "/bad.yaml";
+    std::ofstream(path) << head << entry << b.hosts << "}]\n";
+    std::string err;
+    EXPECT_EQ(run_cli("validate " + path, &err), 2) << b.hosts << ": " << err;
+    EXPECT_NE(err.find(path + ":2: " + b.want), std::string::npos) << b.hosts << ": " << err;
+  }
+}
+
 // A CDF file beside the scenario whose name has neither a '/' nor ".txt" (`cdf: sizes.cdf`) was looked for
 // only as a library name (data/cdf/sizes.cdf.txt) and refused; README: a name in data/cdf or a file path.
 TEST(HpccFiles, ACdfFileOfAnyNameBesideTheScenarioIsFound) {

@@ -105,10 +105,16 @@ struct Poisson {
     v.require(load > 0 && load <= 1, "load", "must be in (0, 1] (a fraction of each sender's link rate)");
     v.time("duration", duration, "how long flows arrive", kPositive);
     v.time("start", start, "when arrivals begin");
-    v.hosts("hosts", hosts, "all", "the senders, and the destinations they pick from (at least 2)");
-    v.require(hosts.size() >= 2, "hosts", "needs at least 2 hosts");
+    v.hosts("hosts", hosts, "all",
+            "the senders, and the destinations they pick from when dst_hosts is not given (then at least 2; "
+            "a single sender needs dst_hosts)");
     v.choice("dst", dst, {"uniform"}, "how a sender picks a destination");
     v.hosts("dst_hosts", dst_hosts, "(none)", "the destinations instead of the senders' set");
+    // A single sender is a workload when it has destinations of its own (dst_hosts); what cannot be is a
+    // sender whose only destination is itself.
+    v.require(!hosts.empty(), "hosts", "names no host");
+    v.require(!dst_hosts.empty() || hosts.size() >= 2, "hosts",
+              "needs at least 2 hosts (each sends to the others), or dst_hosts naming the destinations");
     v.require(dst_hosts.size() != 1 || std::find(hosts.begin(), hosts.end(), dst_hosts[0]) == hosts.end(),
               "dst_hosts", "a sender would have no destination but itself");
     v.count("priority", priority, kPriorityDoc, 1, 7);
