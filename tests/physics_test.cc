@@ -155,6 +155,70 @@ TEST(Physics, IncastWithPfcIsLosslessAndKeepsReceiverBusy) {
   EXPECT_GT(out.csv("pfc.csv").size(), 0u);
 }
 
+// A lossless fabric that dropped packets at a full headroom (here one too small, which validation now
+// refuses: set past it) said only that its flows stalled; it now says why, where, and which keys to change,
+// on stderr and in summary.json (README "Flow control").
+TEST(Physics, ALosslessFabricThatDropsPacketsSaysWhyAndWhichKeyToChange) {
+  const std::string dir = temp_dir("headroom_drops");
+  std::ofstream(dir + "/s.yaml")
+      << "topology: {type: star, hosts: 5, host_link: {rate: 100Gbps, delay: 2us}}\n"
+         "switch: {buffer: 1MB}\ncc: {algorithm: none}\nstop: 2ms\n"
+         "workload: [{type: incast, receiver: 0, senders: 1-4, size: 500KB}]\n";
+  RunOptions opts;
+  opts.quiet = true;
+  ScenarioOverrides ov;
+  ov.out_dir = dir + "/auto";
+  Scenario sc = load_scenario(dir + "/s.yaml", ov);
+  testing::internal::CaptureStderr();
+  run_scenario(sc, opts);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+  EXPECT_NE(slurp(dir + "/auto/summary.json")
+                .find("\"headroom_drops\": {\"packets\": 0, \"first\": null, \"warning\": null}"),
+            std::string::npos);
+
+  ov.out_dir = dir + "/small";
+  sc = load_scenario(dir + "/s.yaml", ov);
+  sc.sw.headroom_bytes = 4000;  // each port needs 2 x 25000 + 3 x 1048 + 64 = 53208 B
+  testing::internal::CaptureStderr();
+  run_scenario(sc, opts);
+  const std::string err = testing::internal::GetCapturedStderr();
+  const std::string warning = "lossless: warning: " + dir + "/small: ";
+  ASSERT_NE(err.find(warning), std::string::npos) << err;
+  const std::string line =
+      err.substr(err.find(warning), err.find('\n', err.find(warning)) - err.find(warning));
+  for (const char* want :
+       {"packets (",
+        "of them data) were dropped at a full PFC headroom on this lossless fabric, the first at ",
+        " of s0 (priority 3, the 100Gbps 2us link from h",
+        "), whose headroom of 4000 B is less than the 53208 B that can arrive after a pause there",
+        "set switch.pfc.headroom to at least 53208B",
+        "; nic.rto is 0 (off), so a flow whose last packets were lost", "(4 flows stalled)",
+        ": set nic.rto (e.g. 1ms) to recover them"})
+    EXPECT_NE(line.find(want), std::string::npos) << want << "\n" << line;
+  // The warning comes before the stalled flows it explains.
+  EXPECT_LT(err.find(warning), err.find("flows stalled (unfinished")) << err;
+  const std::string summary = slurp(dir + "/small/summary.json");
+  for (const char* want :
+       {"\"headroom_drops\": {\"packets\": ", "\"first\": {\"time_ns\": ", "\"switch\": \"s0\", ",
+        "\"priority\": 3, ", "\"headroom_bytes\": 4000, \"needed_bytes\": 53208}", "\"warning\": \"",
+        "set switch.pfc.headroom to at least 53208B"})
+    EXPECT_NE(summary.find(want), std::string::npos) << want << "\n" << summary;
+  // The same report on two threads (the first drop: the earliest, then the lowest switch and port).
+  ov.out_dir = dir + "/two";
+  sc = load_scenario(dir + "/s.yaml", ov);
+  sc.sw.headroom_bytes = 4000;
+  opts.threads = 2;
+  testing::internal::CaptureStderr();
+  run_scenario(sc, opts);
+  testing::internal::GetCapturedStderr();
+  auto headroom_drops = [](const std::string& text) {
+    const auto at = text.find("\"headroom_drops\"");
+    return at == std::string::npos ? std::string() : text.substr(at, text.find('\n', at) - at);
+  };
+  EXPECT_FALSE(headroom_drops(summary).empty());
+  EXPECT_EQ(headroom_drops(summary), headroom_drops(slurp(dir + "/two/summary.json")));
+}
+
 TEST(Physics, IncastWithDcqcnAndPfcCompletesWithoutDrops) {
   auto out = run_yaml(kIncast, "incast_dcqcn", {{"cc.algorithm", "dcqcn"}});
   EXPECT_EQ(out.result.counters.drops, 0u);

@@ -122,6 +122,12 @@ SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, 
   // In 128 bits: sizes up to kMaxBytes on up to kMaxPortsPerNode ports.
   std::vector<unsigned __int128> fixed(topo.switches, 0);
   std::vector<std::uint32_t> nports(topo.switches, 0);
+  // The port whose headroom must hold the most after a pause (pfc_headroom_needed_bytes).
+  struct {
+    Bytes bytes = 0;
+    std::uint32_t node = 0, port = 0;
+    const TopoLink* link = nullptr;
+  } most;
   for (const auto& l : topo.links)
     for (std::uint32_t node : {l.a, l.b})
       if (!topo.is_host(node)) {
@@ -129,8 +135,25 @@ SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, 
         fixed[s] += c.reserve_bytes;
         if (lossless)
           fixed[s] += c.headroom_bytes ? c.headroom_bytes : auto_headroom_bytes(l.rate_bps, l.delay_ps, nic);
+        if (const Bytes need = pfc_headroom_needed_bytes(l.rate_bps, l.delay_ps, nic); need > most.bytes)
+          most = {need, node, nports[s], &l};
         ++nports[s];
       }
+  // An explicit headroom below what can arrive after a pause lets a lossless fabric drop packets (and a flow
+  // that lost one waits forever when nic.rto is off, its default there).
+  if (lossless && c.headroom_bytes && c.headroom_bytes < most.bytes) {
+    const TopoLink& l = *most.link;
+    const YAML::Node& given = m.node();
+    const YAML::Node pfc = given.IsMap() ? given["pfc"] : YAML::Node();
+    m.fail_at(pfc.IsMap() ? pfc["headroom"] : YAML::Node(), "pfc.headroom",
+              format_size(c.headroom_bytes) + " is less than what can arrive at port " +
+                  std::to_string(most.port) + " of " + topo.node_name(most.node) + " (the " +
+                  format_rate(l.rate_bps) + " " + format_time(l.delay_ps) + " link to " +
+                  topo.node_name(l.a == most.node ? l.b : l.a) +
+                  ") after it pauses: " + std::to_string(most.bytes) +
+                  " B, 2 x rate x delay + 3 maximum packets + a pause frame; a fabric with PFC would drop "
+                  "packets (README \"Flow control\"): give at least that, or auto (sized per port)");
+  }
   for (std::uint32_t s = 0; s < topo.switches; ++s) {
     const unsigned __int128 need = fixed[s] + c.shared_buffer_bytes;
     if (need >= c.buffer_bytes)
