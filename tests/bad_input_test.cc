@@ -121,6 +121,69 @@ TEST(BadInput, HpccConfigZeroTimersNameTheConfigKeyAndLine) {
   }
 }
 
+// `lossless hpcc` without its file said "missing the scenario file", and given a YAML scenario it said
+// "FILE:LINE: -: given twice" (the list items of `workload:`): each now says what the file is and what is
+// wrong.
+TEST(BadInput, HpccNamesItsConfigFileAndRefusesAYamlScenarioAsSuch) {
+  for (const char* args : {"hpcc", "hpcc -o out --quiet"})
+    expect_bad(args, {"command line: missing the HPCC config file (CONFIG.txt"});
+  expect_bad("sweep -j 2", {"command line: missing the sweep file (SWEEP.yaml)"});
+  expect_bad("validate", {"command line: missing the scenario or sweep file"});
+  expect_bad("run --quiet", {"command line: missing the scenario file (SCENARIO.yaml)"});
+  // A YAML scenario (its list items were each a key '-'), and one whose first line is a mapping key.
+  const std::string listed = scenario(
+      "hpcc_yaml_list", "# a scenario\nworkload:\n  - {type: flows, flows: []}\n  - {type: flows}\n");
+  expect_bad("hpcc " + listed + " --quiet",
+             {listed + ":2: reads as YAML ('workload:'), not as an HPCC config file", "lossless run"});
+  const std::string yaml = scenario("hpcc_yaml", kBase);
+  expect_bad("hpcc " + yaml + " --quiet", {yaml + ":1: reads as YAML ('name:')"});
+  // A key the format does not have is named as unknown even when it repeats (not "given twice").
+  std::string dir = hpcc_case("hpcc_unknown_twice", "NO_SUCH_KEY 1\nNO_SUCH_KEY 2\n");
+  expect_bad_hpcc(dir, {dir + "/config.txt:7: NO_SUCH_KEY: unknown key of the HPCC config format"});
+  dir = hpcc_case("hpcc_twice", "CC_MODE 1\n");
+  expect_bad_hpcc(dir, {dir + "/config.txt:7: CC_MODE: given twice (first on line 6)"});
+}
+
+// An incast naming a sender twice ran it as one sender (the host set was merged): a 3:1 incast written
+// [1, 2, 2] ran 2:1, silently. README does not allow it: an error naming the host (a poisson entry's hosts
+// and dst_hosts are sets of senders and destinations, where a repeat changes nothing, and stay merged).
+TEST(BadInput, AnIncastSenderNamedTwiceIsAnErrorNamingTheHost) {
+  const std::string topo = "topology: {type: star, hosts: 4}\n";
+  expect_bad_scenario("incast_twice",
+                      topo + "workload: [{type: incast, receiver: 0, senders: [1, 2, 2], size: 10KB}]\n", 2,
+                      "workload.0.senders", "host 2 is named twice: an incast sends one flow per sender");
+  expect_bad_scenario("incast_overlap",
+                      topo + "workload:\n  - {type: incast, receiver: 0, senders: [1-3, 2], size: 10KB}\n", 3,
+                      "workload.0.senders", "host 2 is named twice (in '1-3' and '2')");
+  std::string err;
+  const std::string poisson = scenario(
+      "poisson_hosts_twice",
+      topo + "workload: [{type: poisson, hosts: [0-2, 1], dst_hosts: [3, 3], load: 0.5, duration: 1ms}]\n");
+  EXPECT_EQ(run_cli("validate " + poisson, &err), 0) << err;
+}
+
+// A lossless fabric whose explicit PFC headroom cannot hold what arrives after a pause dropped packets and,
+// with nic.rto off (its default there), left the flows that lost their last packets unfinished: refused,
+// naming the port and the bytes it needs (README "Flow control").
+TEST(BadInput, AnExplicitPfcHeadroomBelowWhatArrivesAfterAPauseIsRefused) {
+  const std::string head =
+      "topology: {type: star, hosts: 5, host_link: {rate: 100Gbps, delay: 2us}}\n"
+      "workload: [{type: incast, receiver: 0, senders: 1-4, size: 500KB}]\n";
+  expect_bad_scenario(
+      "headroom_small", head + "switch: {buffer: 1MB, pfc: {headroom: 4KB}}\n", 3, "switch.pfc.headroom",
+      "4KB is less than what can arrive at port 0 of s0 (the 100Gbps 2us link to h0) after it "
+      "pauses: 53208 B, 2 x rate x delay + 3 maximum packets + a pause frame");
+  // 2 x 25000 B + 3 x 1048 B + 64 B is enough; a lossy fabric has no headroom to check.
+  std::string err;
+  const std::string enough = scenario("headroom_enough", head + "switch: {pfc: {headroom: 53208B}}\n");
+  EXPECT_EQ(run_cli("validate " + enough, &err), 0) << err;
+  const std::string lossy =
+      scenario("headroom_lossy", head + "switch: {flow_control: none, pfc: {headroom: 4KB}}\n");
+  EXPECT_EQ(run_cli("validate " + lossy, &err), 0) << err;
+  expect_bad("validate " + enough + " --set switch.pfc.headroom=53207B",
+             {"--set switch.pfc.headroom=53207B: ", "53208 B"});
+}
+
 // Class: a CDF whose sizes are all zero made the Poisson generator loop in validate.
 TEST(BadInput, CdfOfZeroSizesIsRejected) {
   const std::string dir = temp_dir("bad_cdf_zero");

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -234,6 +235,29 @@ workload: [{type: incast, receiver: 0, senders: 1, size: 64KB}]
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(count(r.err, "lossless: error:"), 1u) << r.err;
   EXPECT_NE(r.err.find("at most one rank per host"), std::string::npos) << r.err;
+}
+
+// What only the built fabric checks (two schemes that each give every port its own queue set) on a split
+// fabric: the ranks said "switch: ... cannot be combined" without the file and left an empty output folder,
+// where one process names the file and creates none (BadInput.RunNamesTheFileForFabricErrorsAndCreates...).
+TEST(MpiRunErrors, AFabricErrorNamesTheFileAndLeavesNoOutputFolder) {
+  SKIP_WITHOUT_MPI();
+  const std::string dir = temp_dir("mpi_fabric_error");
+  write(dir + "/s.yaml", R"(
+topology: {type: leaf_spine, leaves: 2, spines: 1, hosts_per_leaf: 2, host_link: {rate: 100Gbps, delay: 1us}, fabric_link: {rate: 100Gbps, delay: 1us}}
+cc: {algorithm: homa}
+switch: {flow_control: bfc}
+workload: [{type: incast, receiver: 0, senders: 1-3, size: 64KB}]
+)");
+  const Cli r = shell(dir, mpirun(2) + "sh -c \"" + bin() +
+                               " run s.yaml -o out --quiet; echo \\$? > status.\\$OMPI_COMM_WORLD_RANK\"");
+  EXPECT_NE(r.status, 124) << "a rank hung";
+  EXPECT_EQ(slurp(dir + "/status.0"), "2\n");
+  EXPECT_EQ(slurp(dir + "/status.1"), "2\n");
+  EXPECT_EQ(count(r.err, "lossless: error:"), 1u) << r.err;
+  EXPECT_NE(r.err.find("lossless: error: s.yaml: switch: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cannot be combined"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/out")) << "an empty output folder was left behind";
 }
 
 TEST(MpiRunErrors, ARankThatDiesStopsTheOthers) {

@@ -155,6 +155,70 @@ TEST(Physics, IncastWithPfcIsLosslessAndKeepsReceiverBusy) {
   EXPECT_GT(out.csv("pfc.csv").size(), 0u);
 }
 
+// A lossless fabric that dropped packets at a full headroom (here one too small, which validation now
+// refuses: set past it) said only that its flows stalled; it now says why, where, and which keys to change,
+// on stderr and in summary.json (README "Flow control").
+TEST(Physics, ALosslessFabricThatDropsPacketsSaysWhyAndWhichKeyToChange) {
+  const std::string dir = temp_dir("headroom_drops");
+  std::ofstream(dir + "/s.yaml")
+      << "topology: {type: star, hosts: 5, host_link: {rate: 100Gbps, delay: 2us}}\n"
+         "switch: {buffer: 1MB}\ncc: {algorithm: none}\nstop: 2ms\n"
+         "workload: [{type: incast, receiver: 0, senders: 1-4, size: 500KB}]\n";
+  RunOptions opts;
+  opts.quiet = true;
+  ScenarioOverrides ov;
+  ov.out_dir = dir + "/auto";
+  Scenario sc = load_scenario(dir + "/s.yaml", ov);
+  testing::internal::CaptureStderr();
+  run_scenario(sc, opts);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+  EXPECT_NE(slurp(dir + "/auto/summary.json")
+                .find("\"headroom_drops\": {\"packets\": 0, \"first\": null, \"warning\": null}"),
+            std::string::npos);
+
+  ov.out_dir = dir + "/small";
+  sc = load_scenario(dir + "/s.yaml", ov);
+  sc.sw.headroom_bytes = 4000;  // each port needs 2 x 25000 + 3 x 1048 + 64 = 53208 B
+  testing::internal::CaptureStderr();
+  run_scenario(sc, opts);
+  const std::string err = testing::internal::GetCapturedStderr();
+  const std::string warning = "lossless: warning: " + dir + "/small: ";
+  ASSERT_NE(err.find(warning), std::string::npos) << err;
+  const std::string line =
+      err.substr(err.find(warning), err.find('\n', err.find(warning)) - err.find(warning));
+  for (const char* want :
+       {"packets (",
+        "of them data) were dropped at a full PFC headroom on this lossless fabric, the first at ",
+        " of s0 (priority 3, the 100Gbps 2us link from h",
+        "), whose headroom of 4000 B is less than the 53208 B that can arrive after a pause there",
+        "set switch.pfc.headroom to at least 53208B",
+        "; nic.rto is 0 (off), so a flow whose last packets were lost", "(4 flows stalled)",
+        ": set nic.rto (e.g. 1ms) to recover them"})
+    EXPECT_NE(line.find(want), std::string::npos) << want << "\n" << line;
+  // The warning comes before the stalled flows it explains.
+  EXPECT_LT(err.find(warning), err.find("flows stalled (unfinished")) << err;
+  const std::string summary = slurp(dir + "/small/summary.json");
+  for (const char* want :
+       {"\"headroom_drops\": {\"packets\": ", "\"first\": {\"time_ns\": ", "\"switch\": \"s0\", ",
+        "\"priority\": 3, ", "\"headroom_bytes\": 4000, \"needed_bytes\": 53208}", "\"warning\": \"",
+        "set switch.pfc.headroom to at least 53208B"})
+    EXPECT_NE(summary.find(want), std::string::npos) << want << "\n" << summary;
+  // The same report on two threads (the first drop: the earliest, then the lowest switch and port).
+  ov.out_dir = dir + "/two";
+  sc = load_scenario(dir + "/s.yaml", ov);
+  sc.sw.headroom_bytes = 4000;
+  opts.threads = 2;
+  testing::internal::CaptureStderr();
+  run_scenario(sc, opts);
+  testing::internal::GetCapturedStderr();
+  auto headroom_drops = [](const std::string& text) {
+    const auto at = text.find("\"headroom_drops\"");
+    return at == std::string::npos ? std::string() : text.substr(at, text.find('\n', at) - at);
+  };
+  EXPECT_FALSE(headroom_drops(summary).empty());
+  EXPECT_EQ(headroom_drops(summary), headroom_drops(slurp(dir + "/two/summary.json")));
+}
+
 TEST(Physics, IncastWithDcqcnAndPfcCompletesWithoutDrops) {
   auto out = run_yaml(kIncast, "incast_dcqcn", {{"cc.algorithm", "dcqcn"}});
   EXPECT_EQ(out.result.counters.drops, 0u);
@@ -363,6 +427,41 @@ workload: [{type: poisson, cdf: WebSearch, load: 0.5, duration: 1ms}]
   EXPECT_EQ(a.read("fct.csv"), b.read("fct.csv"));
 }
 
+// A poisson entry with one sender and its own destinations (dst_hosts) was refused with "needs at least 2
+// hosts" (and the generator drew nothing for one sender). It runs; what cannot be still exits 2.
+TEST(Workload, ASingleSenderWithDstHostsSendsToTheListedDestinations) {
+  const std::string dir = temp_dir("single_sender");
+  std::ofstream(dir + "/sizes.txt") << "1000 0\n10000 1\n";
+  const std::string head = "topology: {type: star, hosts: 4, host_link: {rate: 100Gbps, delay: 1us}}\n";
+  const std::string entry =
+      "workload: [{type: poisson, cdf: " + dir + "/sizes.txt, load: 0.5, duration: 50us, ";
+  auto out = run_yaml(head + entry + "hosts: 1, dst_hosts: [2, 3]}]\n", "single_sender_run");
+  const auto rows = out.csv("fct.csv");
+  ASSERT_GT(rows.size(), 10u);
+  std::set<std::string> dsts;
+  for (const auto& row : rows) {
+    EXPECT_EQ(row.at("src"), "1");
+    dsts.insert(row.at("dst"));
+    EXPECT_FALSE(row.at("finish_ns").empty()) << "flow " << row.at("flow_id") << " unfinished";
+  }
+  EXPECT_EQ(dsts, (std::set<std::string>{"2", "3"}));
+  // Still refused: one sender with no destination (dst_hosts absent), or only itself, or no sender.
+  const struct {
+    const char* hosts;
+    const char* want;
+  } bad[] = {
+      {"hosts: 1", "workload.0.hosts: needs at least 2 hosts"},
+      {"hosts: 1, dst_hosts: 1", "workload.0.dst_hosts: a sender would have no destination but itself"},
+      {"hosts: [], dst_hosts: [2, 3]", "workload.0.hosts: names no host"}};
+  for (const auto& b : bad) {
+    const std::string path = dir + "/bad.yaml";
+    std::ofstream(path) << head << entry << b.hosts << "}]\n";
+    std::string err;
+    EXPECT_EQ(run_cli("validate " + path, &err), 2) << b.hosts << ": " << err;
+    EXPECT_NE(err.find(path + ":2: " + b.want), std::string::npos) << b.hosts << ": " << err;
+  }
+}
+
 // A CDF file beside the scenario whose name has neither a '/' nor ".txt" (`cdf: sizes.cdf`) was looked for
 // only as a library name (data/cdf/sizes.cdf.txt) and refused; README: a name in data/cdf or a file path.
 TEST(HpccFiles, ACdfFileOfAnyNameBesideTheScenarioIsFound) {
@@ -386,6 +485,44 @@ TEST(HpccFiles, ACdfFileOfAnyNameBesideTheScenarioIsFound) {
   r = shell_in(dir, bin + " run in/w.yaml -o b --quiet");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(YAML::LoadFile(dir + "/b/scenario.yaml")["workload"][0]["cdf"].as<std::string>(), "WebSearch");
+}
+
+// Homa's `cc.params.cdf` (the workload's sizes, for its unscheduled cut-offs) names a CDF as a workload's
+// `cdf` does. It was resolved against the working folder only (run from elsewhere: "cannot open CDF file")
+// and written back as given, so the resolved scenario.yaml failed when run from its output folder.
+TEST(InputFiles, HomasCdfIsFoundBesideTheScenarioAndResolvedAsAnAbsolutePath) {
+  const std::string dir = temp_dir("homa_cdf_beside");
+  std::filesystem::create_directories(dir + "/in/cdf");
+  std::ofstream(dir + "/in/sizes.cdf") << "1000 0\n1000 1\n";
+  std::ofstream(dir + "/in/cdf/sizes.txt") << "2000 0\n2000 1\n";
+  const std::string body =
+      "topology: {type: star, hosts: 4, host_link: {rate: 100Gbps, delay: 1us}}\n"
+      "workload: [{type: poisson, cdf: sizes.cdf, load: 0.2, duration: 20us}]\n";
+  std::ofstream(dir + "/in/s.yaml") << "cc: {algorithm: homa, params: {cdf: sizes.cdf}}\n" << body;
+  const std::string bin = LOSSLESS_BINARY;
+  ShellResult r = shell_in(dir, bin + " run in/s.yaml -o a --quiet");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(YAML::LoadFile(dir + "/a/scenario.yaml")["cc"]["params"]["cdf"].as<std::string>(),
+            std::filesystem::absolute(dir + "/in/sizes.cdf").lexically_normal().string());
+  // The resolved scenario re-runs from its own folder.
+  r = shell_in(dir + "/a", bin + " run scenario.yaml -o ../b --quiet");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(slurp(dir + "/a/fct.csv").empty());
+  EXPECT_EQ(slurp(dir + "/a/fct.csv"), slurp(dir + "/b/fct.csv"));
+  // A path with a '/', relative to the scenario's folder.
+  r = shell_in(dir, bin + " run in/s.yaml -o c --quiet --set cc.params.cdf=cdf/sizes.txt");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(YAML::LoadFile(dir + "/c/scenario.yaml")["cc"]["params"]["cdf"].as<std::string>(),
+            std::filesystem::absolute(dir + "/in/cdf/sizes.txt").lexically_normal().string());
+  // A library name stays a name.
+  r = shell_in(dir, bin + " run in/s.yaml -o d --quiet --set cc.params.cdf=WebSearch");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(YAML::LoadFile(dir + "/d/scenario.yaml")["cc"]["params"]["cdf"].as<std::string>(), "WebSearch");
+  // A file found nowhere: exit 2 naming the file, line and key.
+  std::ofstream(dir + "/in/t.yaml") << "cc: {algorithm: homa, params: {cdf: nope.cdf}}\n" << body;
+  r = shell_in(dir, bin + " run in/t.yaml -o e --quiet");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("in/t.yaml:1: cc.params.cdf: "), std::string::npos) << r.err;
 }
 
 }  // namespace

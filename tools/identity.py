@@ -24,7 +24,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # summary.json keys of the run's own checks (README "Invariants"), added after the first bases were built.
-CHECK_KEYS = ("unfinished", "stalls", "deadlocks", "invariants", "data_drops")
+CHECK_KEYS = ("unfinished", "stalls", "deadlocks", "invariants", "data_drops", "headroom_drops")
 SCHEMES = {  # --set lists of every registered scheme at its usual settings
     "none": ["cc.algorithm=none"],
     "dcqcn": ["cc.algorithm=dcqcn"],

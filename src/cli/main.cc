@@ -78,7 +78,9 @@ enum AllowedOption : unsigned {
   kOutput = 8,  // -o, --quiet: commands that write outputs (validate and describe write none)
 };
 
-Args parse_args(int argc, char** argv, int first, unsigned allowed) {
+// `file`: what the command's one argument is, for the message when it is missing.
+Args parse_args(int argc, char** argv, int first, unsigned allowed,
+                const char* file = "the scenario file (SCENARIO.yaml)") {
   const bool allow_jobs = allowed & kJobsAndResume, allow_threads = allowed & kThreads,
              allow_check = allowed & kCheck, allow_output = allowed & kOutput;
   Args a;
@@ -129,7 +131,7 @@ Args parse_args(int argc, char** argv, int first, unsigned allowed) {
       usage_error("unexpected argument '" + s + "'");
     }
   }
-  if (a.file.empty()) usage_error("missing the scenario file");
+  if (a.file.empty()) usage_error(std::string("missing ") + file);
   return a;
 }
 
@@ -194,7 +196,8 @@ int cmd_hpcc(int argc, char** argv, RankLink* link) {
   HpccConfig cfg;
   Scenario sc;
   on_every_rank(link, [&] {
-    a = parse_args(argc, argv, 2, kThreads | kCheck | kOutput);
+    a = parse_args(argc, argv, 2, kThreads | kCheck | kOutput,
+                   "the HPCC config file (CONFIG.txt, the HPCC simulator's mix/config.txt format)");
     if (!a.ov.sets.empty() || a.ov.has_seed)
       usage_error("hpcc takes only -o, --threads, --check and --quiet");
     cfg = read_hpcc_config(a.file);
@@ -210,7 +213,7 @@ int cmd_hpcc(int argc, char** argv, RankLink* link) {
 }
 
 int cmd_validate(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, 0);
+  Args a = parse_args(argc, argv, 2, 0, "the scenario or sweep file (SCENARIO.yaml or SWEEP.yaml)");
   if (looks_like_sweep(a.file)) {
     // Every bad case is reported, not only the first, so one edit of the sweep fixes them all.
     const SweepPlan plan = load_sweep(a.file, a.ov, InvalidCases::kCollect);
@@ -275,7 +278,7 @@ int cmd_describe(int argc, char** argv) {
 }
 
 int cmd_sweep(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, kJobsAndResume | kCheck | kOutput);
+  Args a = parse_args(argc, argv, 2, kJobsAndResume | kCheck | kOutput, "the sweep file (SWEEP.yaml)");
   // Invalid cases are reported as failed after the others have run (run_sweep), not before anything runs.
   const SweepPlan plan = load_sweep(a.file, a.ov, InvalidCases::kCollect);
   // Resuming needs the same folder and the same --set overrides: the hint repeats the command as given.

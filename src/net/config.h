@@ -124,7 +124,9 @@ struct SwitchConfig {
         s.require(static_xon(e.rate_bps) <= static_xoff(e.rate_bps), "xon_by_rate",
                   "must not exceed the pause threshold at the same rate");
       s.size_or_auto("headroom", headroom_bytes,
-                     "per-port headroom; auto = 3 x link BDP + 2 maximum packets");
+                     "per-port headroom; auto = 3 x link BDP + 2 maximum packets; a size must hold what "
+                     "can arrive after a pause on each lossless port, 2 x link BDP + 3 maximum packets + a "
+                     "pause frame (README \"Flow control\")");
       s.size("reserve", reserve_bytes, "private bytes per (ingress port, priority)");
       s.size("resume_offset", resume_offset_bytes, "dynamic: resume when shared + offset <= threshold");
       std::uint64_t quanta = pause_quanta;
@@ -271,6 +273,23 @@ struct NicConfig {
 inline Bytes auto_headroom_bytes(RateBps rate_bps, TimePs delay_ps, const NicConfig& nic) {
   unsigned __int128 bdp = static_cast<unsigned __int128>(rate_bps) * delay_ps / (8 * kPsPerSec);
   return static_cast<Bytes>(3 * bdp) + 2 * (nic.mtu_bytes + nic.data_header_bytes);
+}
+
+// The most that can arrive at a port after the buffer decides to pause it (the bytes its headroom must hold,
+// README "Flow control"): the data packet that crossed the threshold; what the link carries in a round trip,
+// 2 x rate x delay (the bytes on the wire toward the port, and those sent while the pause travels back); the
+// packet the port is sending when the pause is queued behind it, and the pause frame; the packet the upstream
+// is sending when the pause arrives. A maximum packet is mtu + data_header + data_extra (a scheme's INT
+// records are not counted). An explicit switch.pfc.headroom below it is refused; `auto` covers it once the
+// link's BDP is at least a maximum packet and a pause frame (89 ns at 100 Gb/s with the default sizes).
+// Saturates at the largest Bytes (a delay of days).
+inline Bytes pfc_headroom_needed_bytes(RateBps rate_bps, TimePs delay_ps, const NicConfig& nic) {
+  const unsigned __int128 bdp = static_cast<unsigned __int128>(rate_bps) * delay_ps / (8 * kPsPerSec);
+  const unsigned __int128 need =
+      2 * bdp +
+      3 * static_cast<unsigned __int128>(nic.mtu_bytes + nic.data_header_bytes + nic.data_extra_bytes) +
+      nic.pfc_bytes;
+  return need > ~Bytes{0} ? ~Bytes{0} : static_cast<Bytes>(need);
 }
 
 }  // namespace lossless

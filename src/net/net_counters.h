@@ -41,10 +41,26 @@ struct PfcLogRecord {
   std::uint8_t kind;  // who sent the frame (net/pause_kinds.h)
 };
 
+// Where a full PFC headroom first dropped a packet (at_ps kTimeNever: nowhere): where to look when a lossless
+// fabric lost packets. Of several, the earliest, then the lowest switch, port and priority.
+struct HeadroomDrop {
+  TimePs at_ps = kTimeNever;
+  std::uint32_t node = 0;  // the switch
+  std::uint16_t port = 0;  // its ingress port
+  std::uint8_t priority = 0;
+  bool before(const HeadroomDrop& o) const {
+    if (at_ps != o.at_ps) return at_ps < o.at_ps;
+    if (node != o.node) return node < o.node;
+    if (port != o.port) return port < o.port;
+    return priority < o.priority;
+  }
+};
+
 struct NetCounters {
   std::uint64_t drops = 0;
   std::uint64_t drops_headroom_full = 0;  // lossless-fabric violations (headroom too small)
-  std::uint64_t pause_frames = 0;         // pause frames received (quanta > 0)
+  HeadroomDrop first_headroom_drop;
+  std::uint64_t pause_frames = 0;                                      // pause frames received (quanta > 0)
   std::array<std::uint64_t, PauseKinds::kMax> pause_frames_by_kind{};  // the same, by who sent them
   std::uint64_t resume_frames = 0;        // explicit resumes received (quanta = 0)
   std::uint64_t pause_expiries = 0;       // pauses that ran out their quanta
@@ -67,6 +83,7 @@ struct NetCounters {
   void add(const NetCounters& c) {
     drops += c.drops;
     drops_headroom_full += c.drops_headroom_full;
+    if (c.first_headroom_drop.before(first_headroom_drop)) first_headroom_drop = c.first_headroom_drop;
     pause_frames += c.pause_frames;
     for (std::size_t k = 0; k < pause_frames_by_kind.size(); ++k)
       pause_frames_by_kind[k] += c.pause_frames_by_kind[k];
@@ -88,6 +105,12 @@ struct NetCounters {
   void drop(DropReason reason) {
     ++drops;
     if (reason == DropReason::kHeadroomFull) ++drops_headroom_full;
+  }
+  // A packet a full headroom dropped at `now`: the earliest is kept, and of drops at the same time the lowest
+  // switch, port and priority, whatever order simultaneous events ran in (the same on any number of threads).
+  void note_headroom_drop(TimePs now, std::uint32_t node, std::uint16_t port, std::uint8_t priority) {
+    const HeadroomDrop d{now, node, port, priority};
+    if (d.before(first_headroom_drop)) first_headroom_drop = d;
   }
 };
 

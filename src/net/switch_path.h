@@ -77,6 +77,8 @@ struct SwitchPath {
     if (prio != kControlPriority) {
       Buffer& buf = buffer(sw);
       if (!buf.admit(in_index, prio, p->wire_bytes, out)) {
+        if (sw.lossless_)
+          sw.partition_.counters.note_headroom_drop(sw.partition_.sim.now(), sw.node(), in_index, prio);
         sw.partition_.count_drop(*p, sw.lossless_ ? DropReason::kHeadroomFull : DropReason::kBufferFull);
         sw.partition_.pool.put(p);
         return;

@@ -237,9 +237,23 @@ HpccConfig read_hpcc_config(const std::string& path) {
     std::istringstream ss(line);
     std::string key;
     if (!(ss >> key) || key[0] == '#') continue;
+    const std::string where = path + ":" + std::to_string(lineno);
+    // A YAML file (a lossless scenario or sweep given to `hpcc` instead of `run`): its list items were
+    // reported as '-: given twice'.
+    if (key == "-" || key == "---" || key.back() == ':' || key[0] == '{' || key[0] == '[')
+      throw ConfigError(where, "",
+                        "reads as YAML ('" + key +
+                            "'), not as an HPCC config file ('KEY value' lines, the HPCC simulator's "
+                            "mix/config.txt format): a lossless scenario runs with 'lossless run', a sweep "
+                            "with 'lossless sweep'");
+    const auto& specs = key_specs();
+    if (std::none_of(specs.begin(), specs.end(), [&](const KeySpec& k) { return key == k.key; }))
+      throw ConfigError(where, key, "unknown key of the HPCC config format");
     Entry e{{}, lineno};
     for (std::string v; ss >> v;) e.values.push_back(v);
-    if (c.entries.count(key)) throw ConfigError(path + ":" + std::to_string(lineno), key, "given twice");
+    if (c.entries.count(key))
+      throw ConfigError(where, key,
+                        "given twice (first on line " + std::to_string(c.entries.at(key).line) + ")");
     c.entries[key] = e;
   }
   c.validate();

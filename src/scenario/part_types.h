@@ -37,8 +37,10 @@ class PartReader : public ParamReader {
   // A list or mapping its entry checks itself (undefined when absent); `def` and `doc` are for the printer.
   void node(const char* n, YAML::Node& v, const char*, const char*) { v = m_.raw(n); }
   // A set of hosts: `all`, host ids, ranges like 1-16, or a list of them. `def`: "all" (the default when
-  // absent), "(required)" or "(none)" (left empty when absent). Resolved as `all` or a list of ranges.
-  void hosts(const char* n, std::vector<std::uint32_t>& v, const char* def, const char* doc);
+  // absent), "(required)" or "(none)" (left empty when absent). Resolved as `all` or a list of ranges. A host
+  // named twice is merged into one, or, with `once` (why each host must be named once), an error naming it.
+  void hosts(const char* n, std::vector<std::uint32_t>& v, const char* def, const char* doc,
+             const char* once = nullptr);
   // A number whose range the spec checks itself (with `require`, in the words it chooses).
   void real_checked(const char* n, double& v, const char*) { v = m_.real(n, v, -1e300, 1e300); }
   // One host id; `required` or `v` when absent.
@@ -68,7 +70,8 @@ class PartPrinter : public ParamPrinter {
   }
   void node(const char* n, YAML::Node&, const char* def, const char* doc) { shown(n, def, doc); }
   void real_checked(const char* n, double& v, const char* doc) { shown(n, format_double(v), doc); }
-  void hosts(const char* n, std::vector<std::uint32_t>&, const char* def, const char* doc) {
+  void hosts(const char* n, std::vector<std::uint32_t>&, const char* def, const char* doc,
+             const char* = nullptr) {
     shown(n, def, std::string(doc) + " (all | ids | ranges a-b, or a list of them)");
   }
   void host(const char* n, std::uint64_t& v, bool required, const char* doc) {

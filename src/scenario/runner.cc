@@ -84,6 +84,73 @@ void print_stalls(const Scenario& sc, const RunResult& r) {
                  static_cast<unsigned long long>(u.stalled - kWarningsPrinted));
 }
 
+// Packets a full PFC headroom dropped: losses on a fabric PFC keeps lossless (README "Flow control"). Where
+// the first was dropped, what that port's headroom holds and must hold, and a warning naming the cause and
+// the keys to change (empty when nothing was dropped there).
+RunResult::HeadroomDrops headroom_drops_of(const Scenario& sc, const NetCounters& c, std::uint64_t data_drops,
+                                           const UnfinishedReport& u) {
+  RunResult::HeadroomDrops h;
+  h.packets = c.drops_headroom_full;
+  const HeadroomDrop& d = c.first_headroom_drop;
+  if (h.packets == 0 || d.at_ps == kTimeNever) return h;
+  // Port i of a node is its i-th link (topo/routing.h).
+  const Topology& t = sc.topology;
+  const TopoLink* link = nullptr;
+  std::uint32_t seen = 0;
+  for (const TopoLink& l : t.links)
+    if ((l.a == d.node || l.b == d.node) && seen++ == d.port) {
+      link = &l;
+      break;
+    }
+  LOSSLESS_CHECK(link, "a headroom drop at a port the topology does not have");
+  h.first_ps = d.at_ps;
+  h.first_switch = t.node_name(d.node);
+  h.first_port = d.port;
+  h.first_priority = d.priority;
+  h.first_from = t.node_name(link->a == d.node ? link->b : link->a);
+  h.headroom_bytes = sc.sw.headroom_bytes ? sc.sw.headroom_bytes
+                                          : auto_headroom_bytes(link->rate_bps, link->delay_ps, sc.nic);
+  h.needed_bytes = pfc_headroom_needed_bytes(link->rate_bps, link->delay_ps, sc.nic);
+  std::string w =
+      std::to_string(h.packets) + " packets (" + std::to_string(data_drops) +
+      " of them data) were dropped at a full PFC headroom on this lossless fabric, the first at " +
+      format_sim_time(d.at_ps) + " at port " + std::to_string(d.port) + " of " + h.first_switch +
+      " (priority " + std::to_string(d.priority) + ", the " + format_rate(link->rate_bps) + " " +
+      format_time(link->delay_ps) + " link from " + h.first_from + "), whose headroom of " +
+      std::to_string(h.headroom_bytes) + " B ";
+  if (h.headroom_bytes < h.needed_bytes) {
+    w += "is less than the " + std::to_string(h.needed_bytes) +
+         " B that can arrive after a pause there (2 x rate x delay + 3 maximum packets + a pause frame" +
+         (sc.sw.headroom_bytes
+              ? ""
+              : "; auto, 3 x link BDP + 2 maximum packets, falls short on a link this short") +
+         "): set switch.pfc.headroom to at least " + std::to_string(h.needed_bytes) + "B";
+  } else if (sc.nic.ack_unpaused_at_nic) {
+    w += "holds the " + std::to_string(h.needed_bytes) +
+         " B that can arrive after a pause from that link, but ACKs are sent through pauses "
+         "(nic.ack_priority: data_unpaused, the HPCC code's ACK_HIGH_PRIO 1) and nothing bounds what they "
+         "add: set nic.ack_priority to high or data, or raise switch.pfc.headroom";
+  } else {
+    w +=
+        "holds the " + std::to_string(h.needed_bytes) +
+        " B that can arrive after a pause from that link (packets of nic.mtu + data_header + data_extra; the "
+        "INT records a scheme adds come on top): raise switch.pfc.headroom";
+  }
+  if (sc.nic.rto_ps == 0)
+    w += "; nic.rto is 0 (off), so a flow whose last packets were lost (no later packet reveals the gap) "
+         "never finishes" +
+         std::string(u.stalled ? " (" + std::to_string(u.stalled) + " flows stalled)" : "") +
+         ": set nic.rto (e.g. 1ms) to recover them";
+  h.warning = w;
+  return h;
+}
+
+void print_headroom_drops(const Scenario& sc, const RunResult& r) {
+  if (!r.headroom_drops.warning.empty())
+    std::fprintf(stderr, "lossless: warning: %s: %s\n", sc.output.dir.c_str(),
+                 r.headroom_drops.warning.c_str());
+}
+
 // Every file but summary.json, which lists them (with their sizes) and is written last.
 void write_outputs(const Scenario& sc, const Network& net, const std::vector<PfcLogRecord>& pfc_log,
                    const std::string& resolved, const OutputDir& dir) {
@@ -172,6 +239,19 @@ void write_hpcc_files(const RunOptions& opts, const Network& net, const std::vec
 
 using Clock = std::chrono::steady_clock;
 
+// Runs `build` (a step of building the fabric), naming the scenario file in a ConfigError that names none,
+// as `validate` does: what only a built fabric checks (schemes that cannot be combined) has no file of its
+// own.
+template <class F>
+void naming_the_file(const Scenario& sc, F&& build) {
+  try {
+    build();
+  } catch (const ConfigError& e) {
+    if (!e.where().empty() || sc.file.empty()) throw;
+    throw ConfigError(sc.file, e.key(), e.reason());
+  }
+}
+
 // A run of the whole fabric in this process, in three steps (a run over ranks interleaves them with the
 // other ranks: run_over_ranks).
 class WholeRun {
@@ -181,15 +261,12 @@ class WholeRun {
   void set_up(unsigned threads) {
     // The fabric first: what only a built fabric checks (schemes that cannot be combined) fails before the
     // output folder exists, naming the scenario file as `validate` does.
-    try {
+    naming_the_file(sc_, [&] {
       net_ = std::make_unique<Network>(sc_.topology, sc_.sw, sc_.nic, sc_.seed, threads);
       net_->set_log_pfc((sc_.monitor.pfc && opts_.write_outputs) || !opts_.hpcc_pfc_path.empty());
       if (sc_.mechanism) net_->install_mechanism(*sc_.mechanism);
       net_->install_flows(sc_.flows, *sc_.cc);
-    } catch (const ConfigError& e) {
-      if (!e.where().empty() || sc_.file.empty()) throw;
-      throw ConfigError(sc_.file, e.key(), e.reason());
-    }
+    });
     Network& net = *net_;
     if (opts_.write_outputs) out_ = std::make_unique<OutputDir>(sc_.output.dir);
     if (opts_.write_outputs && sc_.monitor.queues) {
@@ -243,9 +320,12 @@ class WholeRun {
     for (std::size_t i = 0; i < net.partitions(); ++i)
       for (const DataDrop& d : net.partition(i).data_drops)
         ++r.data_drops[static_cast<std::size_t>(d.reason)];
+    r.headroom_drops = headroom_drops_of(
+        sc_, r.counters, r.data_drops[static_cast<std::size_t>(DropReason::kHeadroomFull)], r.unfinished);
     if (deadlocks_printed_ > kWarningsPrinted)
       std::fprintf(stderr, "lossless: warning: %s: %zu more PFC deadlocks (summary.json deadlocks)\n",
                    sc_.output.dir.c_str(), deadlocks_printed_ - kWarningsPrinted);
+    print_headroom_drops(sc_, r);
     if (!violation_ && r.unfinished.stalled > 0) print_stalls(sc_, r);
     r.scenario = sc_.name;
     r.cc = sc_.cc_algorithm;
@@ -319,18 +399,25 @@ RunResult run_over_ranks(Scenario& sc, const RunOptions& opts, RankLink& link) {
   std::unique_ptr<OutputDir> out;
   std::unique_ptr<Network> net;
   // Every step that may fail on some ranks only ends with all of them agreeing (core/rank_link.h); the
-  // collectives between the steps are reached by every rank.
+  // collectives between the steps are reached by every rank. The fabric first, as on one process: what only
+  // a built fabric checks fails naming the scenario file, before the output folder exists.
   on_every_rank(&link, [&] {
-    if (root && opts.write_outputs) out = std::make_unique<OutputDir>(sc.output.dir);
-    net = std::make_unique<Network>(sc.topology, sc.sw, sc.nic, sc.seed, opts.threads, &link);
+    naming_the_file(sc, [&] {
+      net = std::make_unique<Network>(sc.topology, sc.sw, sc.nic, sc.seed, opts.threads, &link);
+    });
   });
   net->agree_on_global_rtt();
   on_every_rank(&link, [&] {
-    net->set_log_pfc((sc.monitor.pfc && opts.write_outputs) || !opts.hpcc_pfc_path.empty());
-    if (sc.mechanism) net->install_mechanism(*sc.mechanism);
-    net->install_flows(sc.flows, *sc.cc);
+    naming_the_file(sc, [&] {
+      net->set_log_pfc((sc.monitor.pfc && opts.write_outputs) || !opts.hpcc_pfc_path.empty());
+      if (sc.mechanism) net->install_mechanism(*sc.mechanism);
+      net->install_flows(sc.flows, *sc.cc);
+    });
   });
   on_every_rank(&link, [&] { net->check_ranks_agree(); });
+  on_every_rank(&link, [&] {
+    if (root && opts.write_outputs) out = std::make_unique<OutputDir>(sc.output.dir);
+  });
 
   ProgressLine progress(sc.flows.size());
   std::function<void(const FabricProgress&)> on_progress;
@@ -369,14 +456,19 @@ RunResult run_over_ranks(Scenario& sc, const RunOptions& opts, RankLink& link) {
                    "deadlocks are not looked for (they need the whole fabric in one process: run without "
                    "mpirun, or with --check to run it on rank 0)\n",
                    link.size());
-    if (r.violation.empty() && r.unfinished.stalled > 0) print_stalls(sc, r);
   }
   // Data packets dropped, by reason, on every rank.
   std::array<std::uint64_t, 3> drops{};
   for (std::size_t i = 0; i < net->partitions(); ++i)
     for (const DataDrop& d : net->partition(i).data_drops) ++drops[static_cast<std::size_t>(d.reason)];
   link.all_sum(drops);
-  if (root) r.data_drops = drops;
+  if (root) {
+    r.data_drops = drops;
+    r.headroom_drops = headroom_drops_of(
+        sc, r.counters, drops[static_cast<std::size_t>(DropReason::kHeadroomFull)], r.unfinished);
+    print_headroom_drops(sc, r);
+    if (r.violation.empty() && r.unfinished.stalled > 0) print_stalls(sc, r);
+  }
   // Each rank's measurements, to rank 0.
   RunResult::RankReport mine;
   mine.peak_rss_kb = peak_rss_kb();

@@ -15,9 +15,28 @@
 #include "net/switch_mechanism.h"
 #include "scenario/part_types.h"
 #include "scenario/yaml_map.h"
+#include "workload/cdf.h"
 
 namespace lossless {
 namespace {
+
+// A scheme's `cdf` parameter (Homa's: the workload's size distribution, for its unscheduled cut-offs) names
+// a CDF as a workload's `cdf` does: a name from data/cdf, or a file found beside the scenario, else in the
+// working folder. A file is handed to the scheme, and so written to the resolved scenario, as the absolute
+// path it was found at (the value is replaced in place: its line stays for the scheme's errors). What is
+// not found is left as written, for the scheme to report.
+void resolve_scheme_cdf(const YamlMap& params, const std::string& scenario_dir) {
+  const YAML::Node& given = params.node();
+  if (!given.IsDefined() || !given.IsMap()) return;
+  YAML::Node value = given["cdf"];
+  if (!value.IsDefined() || !value.IsScalar()) return;
+  const std::string name = value.Scalar();
+  check_path_length(name, where_of(params.file(), value), params.key_path("cdf"));
+  const std::string path = resolve_cdf_path(name, scenario_dir);
+  std::error_code ec;
+  if (named_cdf_path(name) == path || !std::filesystem::is_regular_file(path, ec)) return;
+  value = resolved_input_path(path);
+}
 
 // The names of a table as a list for messages: "a, b, c" (`last`: the word before the last name, or ", ").
 template <class Entry>
@@ -103,6 +122,12 @@ SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, 
   // In 128 bits: sizes up to kMaxBytes on up to kMaxPortsPerNode ports.
   std::vector<unsigned __int128> fixed(topo.switches, 0);
   std::vector<std::uint32_t> nports(topo.switches, 0);
+  // The port whose headroom must hold the most after a pause (pfc_headroom_needed_bytes).
+  struct {
+    Bytes bytes = 0;
+    std::uint32_t node = 0, port = 0;
+    const TopoLink* link = nullptr;
+  } most;
   for (const auto& l : topo.links)
     for (std::uint32_t node : {l.a, l.b})
       if (!topo.is_host(node)) {
@@ -110,8 +135,25 @@ SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, 
         fixed[s] += c.reserve_bytes;
         if (lossless)
           fixed[s] += c.headroom_bytes ? c.headroom_bytes : auto_headroom_bytes(l.rate_bps, l.delay_ps, nic);
+        if (const Bytes need = pfc_headroom_needed_bytes(l.rate_bps, l.delay_ps, nic); need > most.bytes)
+          most = {need, node, nports[s], &l};
         ++nports[s];
       }
+  // An explicit headroom below what can arrive after a pause lets a lossless fabric drop packets (and a flow
+  // that lost one waits forever when nic.rto is off, its default there).
+  if (lossless && c.headroom_bytes && c.headroom_bytes < most.bytes) {
+    const TopoLink& l = *most.link;
+    const YAML::Node& given = m.node();
+    const YAML::Node pfc = given.IsMap() ? given["pfc"] : YAML::Node();
+    m.fail_at(pfc.IsMap() ? pfc["headroom"] : YAML::Node(), "pfc.headroom",
+              format_size(c.headroom_bytes) + " is less than what can arrive at port " +
+                  std::to_string(most.port) + " of " + topo.node_name(most.node) + " (the " +
+                  format_rate(l.rate_bps) + " " + format_time(l.delay_ps) + " link to " +
+                  topo.node_name(l.a == most.node ? l.b : l.a) +
+                  ") after it pauses: " + std::to_string(most.bytes) +
+                  " B, 2 x rate x delay + 3 maximum packets + a pause frame; a fabric with PFC would drop "
+                  "packets (README \"Flow control\"): give at least that, or auto (sized per port)");
+  }
   for (std::uint32_t s = 0; s < topo.switches; ++s) {
     const unsigned __int128 need = fixed[s] + c.shared_buffer_bytes;
     if (need >= c.buffer_bytes)
@@ -300,6 +342,7 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& file, const S
                                " (known: " + names + ")");
     }
     YamlMap params = cc.map("params");
+    resolve_scheme_cdf(params, dir);
     sc.cc = scheme->make(params);
     cc.finish();
   }

@@ -17,8 +17,9 @@ namespace {
 const std::uint8_t kDataPriority = NicConfig{}.data_priority;
 const char* const kPriorityDoc = "priority of its packets (default: nic.data_priority)";
 
+// `once`: why a host named twice (`[1, 2, 2]`, `[1-3, 2]`) is an error naming it; null: merged into one.
 std::vector<std::uint32_t> read_host_set(const YamlMap& m, const YAML::Node& n, const std::string& key,
-                                         std::uint32_t hosts) {
+                                         std::uint32_t hosts, const char* once) {
   std::vector<std::uint32_t> out;
   auto add_item = [&](const YAML::Node& item) {
     if (!item.IsScalar()) m.fail_at(item, key, "expected host ids, ranges like 1-16, or 'all'");
@@ -39,11 +40,30 @@ std::vector<std::uint32_t> read_host_set(const YamlMap& m, const YAML::Node& n, 
                     std::to_string(hosts - 1) + ")");
     for (std::uint64_t h = lo; h <= hi; ++h) out.push_back(static_cast<std::uint32_t>(h));
   };
+  std::vector<YAML::Node> items;
+  std::vector<std::pair<std::uint32_t, std::size_t>> named;  // (host, the item naming it), with `once`
+  auto add = [&](const YAML::Node& item) {
+    const std::size_t first = out.size();
+    add_item(item);
+    if (once)
+      for (std::size_t i = first; i < out.size(); ++i) named.emplace_back(out[i], items.size());
+    items.push_back(item);
+  };
   if (n.IsSequence()) {
-    for (const auto& item : n) add_item(item);
+    for (const auto& item : n) add(item);
   } else {
-    add_item(n);
+    add(n);
   }
+  // The first host named twice, at the later of its items.
+  std::stable_sort(named.begin(), named.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (std::size_t i = 1; i < named.size(); ++i)
+    if (named[i].first == named[i - 1].first) {
+      const std::string a = items[named[i - 1].second].Scalar(), b = items[named[i].second].Scalar();
+      m.fail_at(items[named[i].second], key,
+                "host " + std::to_string(named[i].first) + " is named twice" +
+                    (a == b ? "" : " (in '" + a + "' and '" + b + "')") + ": " + once + "; name each once");
+    }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
@@ -85,10 +105,16 @@ struct Poisson {
     v.require(load > 0 && load <= 1, "load", "must be in (0, 1] (a fraction of each sender's link rate)");
     v.time("duration", duration, "how long flows arrive", kPositive);
     v.time("start", start, "when arrivals begin");
-    v.hosts("hosts", hosts, "all", "the senders, and the destinations they pick from (at least 2)");
-    v.require(hosts.size() >= 2, "hosts", "needs at least 2 hosts");
+    v.hosts("hosts", hosts, "all",
+            "the senders, and the destinations they pick from when dst_hosts is not given (then at least 2; "
+            "a single sender needs dst_hosts)");
     v.choice("dst", dst, {"uniform"}, "how a sender picks a destination");
     v.hosts("dst_hosts", dst_hosts, "(none)", "the destinations instead of the senders' set");
+    // A single sender is a workload when it has destinations of its own (dst_hosts); what cannot be is a
+    // sender whose only destination is itself.
+    v.require(!hosts.empty(), "hosts", "names no host");
+    v.require(!dst_hosts.empty() || hosts.size() >= 2, "hosts",
+              "needs at least 2 hosts (each sends to the others), or dst_hosts naming the destinations");
     v.require(dst_hosts.size() != 1 || std::find(hosts.begin(), hosts.end(), dst_hosts[0]) == hosts.end(),
               "dst_hosts", "a sender would have no destination but itself");
     v.count("priority", priority, kPriorityDoc, 1, 7);
@@ -146,7 +172,8 @@ struct Incast {
   template <class V>
   void visit(V& v) {
     v.host("receiver", receiver, true, "the host every sender sends to");
-    v.hosts("senders", senders, "(required)", "the senders (not the receiver)");
+    v.hosts("senders", senders, "(required)", "the senders (not the receiver), each named once",
+            "an incast sends one flow per sender and round, so a host named twice would still send one");
     v.require(std::find(senders.begin(), senders.end(), receiver) == senders.end(), "senders",
               "includes the receiver " + std::to_string(receiver) + " (a flow with src == dst)");
     v.size("size", size, "bytes each sender sends per round (required)");
@@ -287,14 +314,15 @@ const std::vector<WorkloadType>& workload_types() {
   return types;
 }
 
-void PartReader::hosts(const char* n, std::vector<std::uint32_t>& v, const char* def, const char*) {
+void PartReader::hosts(const char* n, std::vector<std::uint32_t>& v, const char* def, const char*,
+                       const char* once) {
   const std::string d = def;
   if (!m_.has(n)) {
     if (d == "(required)") m_.fail(n, "is required (e.g. 1-16)");
     if (d != "all") return;
   }
   const std::uint32_t total = topo_->hosts;
-  v = read_host_set(m_, m_.has(n) ? m_.raw(n) : YAML::Node("all"), n, total);
+  v = read_host_set(m_, m_.has(n) ? m_.raw(n) : YAML::Node("all"), n, total, once);
   m_.set_out(n, host_set_out(v, total));
 }
 

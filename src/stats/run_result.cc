@@ -172,7 +172,18 @@ std::string summary_json(const RunResult& r) {
      << ", \"timeouts\": " << c.timeouts << ", \"scheme_drops\": " << c.scheme_drops << "},\n";
   checks_json(r, os);
   os << "  \"data_drops\": {\"buffer_full\": " << r.data_drops[0]
-     << ", \"headroom_full\": " << r.data_drops[1] << ", \"scheme\": " << r.data_drops[2] << "}";
+     << ", \"headroom_full\": " << r.data_drops[1] << ", \"scheme\": " << r.data_drops[2] << "},\n";
+  const RunResult::HeadroomDrops& h = r.headroom_drops;
+  os << "  \"headroom_drops\": {\"packets\": " << h.packets << ", \"first\": ";
+  if (h.first_switch.empty()) {
+    os << "null";
+  } else {
+    os << "{\"time_ns\": " << h.first_ps / kPsPerNs << ", \"switch\": " << quoted(h.first_switch)
+       << ", \"port\": " << h.first_port << ", \"priority\": " << unsigned{h.first_priority}
+       << ", \"from\": " << quoted(h.first_from) << ", \"headroom_bytes\": " << h.headroom_bytes
+       << ", \"needed_bytes\": " << h.needed_bytes << "}";
+  }
+  os << ", \"warning\": " << (h.warning.empty() ? "null" : quoted(h.warning)) << "}";
   if (!r.run_id.empty()) {
     os << ",\n  \"run_id\": \"" << r.run_id << "\",\n  \"outputs\": [";
     for (std::size_t i = 0; i < r.outputs.size(); ++i)

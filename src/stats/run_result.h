@@ -59,6 +59,19 @@ struct RunResult {
   std::uint64_t check_passes = 0;
   std::string violation;
   std::array<std::uint64_t, 3> data_drops{};  // data packets dropped, by DropReason
+  // Packets (of any kind) a full PFC headroom dropped on a lossless fabric, where the first was dropped, and
+  // the warning printed about them (README "Flow control"); empty names: none was dropped.
+  struct HeadroomDrops {
+    std::uint64_t packets = 0;
+    TimePs first_ps = 0;
+    std::string first_switch;  // e.g. s0
+    std::uint16_t first_port = 0;
+    std::uint8_t first_priority = 0;
+    std::string first_from;    // the node at the other end of that port's link
+    Bytes headroom_bytes = 0;  // that port's headroom
+    Bytes needed_bytes = 0;    // what can arrive there after a pause (net/config.h)
+    std::string warning;
+  } headroom_drops;
 };
 
 // Prints the human-readable results table.

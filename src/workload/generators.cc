@@ -14,10 +14,12 @@ std::vector<Flow> generate_poisson(const PoissonSpec& spec, const SizeCdf& cdf,
                                    const std::vector<RateBps>& host_rate_bps, std::uint64_t seed,
                                    std::uint32_t entry_index, std::uint64_t max_flows) {
   std::vector<Flow> flows;
-  if (spec.load <= 0 || spec.hosts.size() < 2) return flows;
+  // Destinations: dst_hosts, else the other senders (at least one besides each sender).
+  if (spec.load <= 0 || spec.hosts.empty() || (spec.dst_hosts.empty() && spec.hosts.size() < 2)) return flows;
   const double mean_bits = cdf.mean_bytes(spec.sampling) * 8.0;
   const TimePs end = spec.start_ps + spec.duration_ps;
   for (std::uint32_t src : spec.hosts) {
+    if (spec.dst_hosts.size() == 1 && spec.dst_hosts[0] == src) continue;  // no destination but itself
     RngStream rng(seed, "poisson", (std::uint64_t{entry_index} << 32) | src);
     double mean_gap_ps =
         mean_bits / (spec.load * static_cast<double>(host_rate_bps[src])) * static_cast<double>(kPsPerSec);

@@ -21,8 +21,8 @@ struct PoissonSpec {
 };
 
 // Per sender: exponential inter-arrival times with mean = mean_size * 8 / (load * link rate), destination
-// uniform among the other hosts of the set. Draws come from a stream per (seed, entry, host).
-// Stops after max_flows + 1 flows (the caller rejects such a spec).
+// uniform among dst_hosts other than itself when given, else among the other hosts of the set. Draws come
+// from a stream per (seed, entry, host). Stops after max_flows + 1 flows (the caller rejects such a spec).
 std::vector<Flow> generate_poisson(const PoissonSpec& spec, const SizeCdf& cdf,
                                    const std::vector<RateBps>& host_rate_bps, std::uint64_t seed,
                                    std::uint32_t entry_index, std::uint64_t max_flows = kMaxFlows);

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "core/error.h"
 #include "workload/cdf.h"
 #include "workload/generators.h"
@@ -40,6 +42,25 @@ TEST(Poisson, OfferedLoadMatchesTarget) {
   EXPECT_NEAR(offered, 0.3, 0.03);
   EXPECT_TRUE(
       std::is_sorted(flows.begin(), flows.end(), [](auto& a, auto& b) { return a.start_ps < b.start_ps; }));
+}
+
+// One sender with destinations of its own: it drew nothing (the generator wanted 2 senders).
+TEST(Poisson, ASingleSenderDrawsOnlyItsListedDestinations) {
+  SizeCdf ws = SizeCdf::load(resolve_cdf_path("WebSearch", ""));
+  PoissonSpec s;
+  s.load = 0.5;
+  s.duration_ps = 20 * kPsPerMs;
+  s.hosts = {1};
+  s.dst_hosts = {0, 1, 3};  // itself among them: never drawn
+  std::vector<RateBps> rates(4, 100'000'000'000);
+  auto flows = generate_poisson(s, ws, rates, 1, 0);
+  ASSERT_GT(flows.size(), 20u);
+  std::set<std::uint32_t> dsts;
+  for (const auto& f : flows) {
+    EXPECT_EQ(f.src, 1u);
+    dsts.insert(f.dst);
+  }
+  EXPECT_EQ(dsts, (std::set<std::uint32_t>{0, 3}));
 }
 
 TEST(HpccFlowFile, ExactStartTimes) {

@@ -111,7 +111,8 @@ struct HomaParams {
               "must not exceed scheduled_levels (each granted message has its own level)");
     v.text("cdf", cdf,
            "message-size distribution the unscheduled cut-offs are computed from (a name in data/cdf or a "
-           "path): the workload's, as Homa derives them from the workload");
+           "file path, relative to the scenario's folder, else to the working folder; resolved as an "
+           "absolute path): the workload's, as Homa derives them from the workload");
     v.flag("boost_tail", boost_tail,
            "the last rtt_bytes of a scheduled message travel at the unscheduled priority their size gives "
            "when that is higher (HomaSimulation's boostTailBytesPrio = RTTbytes)");
