@@ -240,6 +240,7 @@ int cmd_validate(int argc, char** argv) {
     if (!e.where().empty()) throw;
     throw ConfigError(a.file, e.key(), e.reason());
   }
+  for (const ConfigError& w : sc.warnings) std::fprintf(stderr, "lossless: warning: %s\n", w.what());
   std::printf("%s: ok (%u hosts, %u switches, %zu links, %zu flows, cc %s)\n", a.file.c_str(),
               sc.topology.hosts, sc.topology.switches, sc.topology.links.size(), sc.flows.size(),
               sc.cc_algorithm.c_str());

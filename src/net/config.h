@@ -124,9 +124,9 @@ struct SwitchConfig {
         s.require(static_xon(e.rate_bps) <= static_xoff(e.rate_bps), "xon_by_rate",
                   "must not exceed the pause threshold at the same rate");
       s.size_or_auto("headroom", headroom_bytes,
-                     "per-port headroom; auto = 3 x link BDP + 2 maximum packets; a size must hold what "
-                     "can arrive after a pause on each lossless port, 2 x link BDP + 3 maximum packets + a "
-                     "pause frame (README \"Flow control\")");
+                     "per-port headroom; auto = 3 x link BDP + 2 maximum packets; a size below what can "
+                     "arrive after a pause in the worst case, 2 x link BDP + 3 maximum packets + a pause "
+                     "frame, is a warning (README \"Flow control\")");
       s.size("reserve", reserve_bytes, "private bytes per (ingress port, priority)");
       s.size("resume_offset", resume_offset_bytes, "dynamic: resume when shared + offset <= threshold");
       std::uint64_t quanta = pause_quanta;

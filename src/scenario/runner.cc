@@ -522,6 +522,8 @@ void build_fabric(Scenario& sc) {
 }
 
 RunResult run_scenario(Scenario& sc, const RunOptions& opts) {
+  if (!opts.link || opts.link->rank() == 0)
+    for (const ConfigError& w : sc.warnings) std::fprintf(stderr, "lossless: warning: %s\n", w.what());
   if (opts.link && opts.link->size() > 1) return run_over_ranks(sc, opts, *opts.link);
   WholeRun whole(sc, opts);
   whole.set_up(threads_for(sc, opts));

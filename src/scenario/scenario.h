@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/error.h"
 #include "net/config.h"
 #include "net/congestion_control.h"
 #include "net/run_checks.h"
@@ -38,6 +39,9 @@ struct Scenario {
   CheckConfig check;
   OutputConfig output;
   YAML::Node resolved;  // written as scenario.yaml next to the results
+  // What the scenario asks for that it may regret, named as an error would be (validate and run print them
+  // on stderr): e.g. a PFC headroom below the worst case of what arrives after a pause.
+  std::vector<ConfigError> warnings;
 };
 
 struct ScenarioOverrides {
