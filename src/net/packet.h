@@ -147,7 +147,7 @@ static_assert(offsetof(Packet, pfc_quanta) == 40 && offsetof(Packet, pad0_) == 4
 // every hop touches a packet at random among all in flight (72 MB of pool at fattree k = 32), and glibc's
 // huge-page tunable (cli/huge_pages.cc) leaves a 1 MiB chunk, which it maps on its own, on 4 KiB pages, so
 // most of those touches also missed the TLB (k = 32: 75.8 of 155.6 MB on huge pages before, 141.3 of 156.7
-// after; -4 to -7 % wall, docs/performance.md).
+// after; -4 to -7 % wall, docs/performance.md), at a stride that spreads them over the caches' sets.
 class PacketPool {
  public:
   PacketPool() = default;
@@ -170,6 +170,9 @@ class PacketPool {
   }
   std::size_t in_use() const { return in_use_; }
   std::size_t allocated() const { return chunks_ * kChunk; }
+  // The memory a packet takes in the pool: sizeof(Packet) and the padding that spreads packets over the
+  // cache sets (packet_pool.cc).
+  static std::size_t slot_bytes();
 
  private:
   static constexpr std::size_t kChunk = 4096;

@@ -1,7 +1,9 @@
 // The packet pool (net/packet.h, net/packet_pool.cc): chunks of fresh packets carved from 2 MiB-aligned
-// blocks, packets handed back and reused.
+// blocks at a stride that spreads them over the cache sets, packets handed back and reused.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <set>
 #include <vector>
@@ -10,8 +12,6 @@
 
 namespace lossless {
 namespace {
-
-std::uintptr_t huge_page_of(const Packet* p) { return reinterpret_cast<std::uintptr_t>(p) >> 21; }
 
 TEST(PacketPool, GrowsByWholeChunksOfDistinctResetPackets) {
   PacketPool pool;
@@ -31,13 +31,23 @@ TEST(PacketPool, GrowsByWholeChunksOfDistinctResetPackets) {
   }
 }
 
-TEST(PacketPool, AChunkLiesWithinOneHugePage) {
+// The first line of each packet (the one every hop touches) at each of the four line offsets modulo 256
+// bytes alike, so that packets use all of a cache's sets; the chunk starts on a huge page.
+TEST(PacketPool, PacketsFirstLinesSpreadOverTheCacheSets) {
   PacketPool pool;
   std::vector<Packet*> got{pool.get()};
   const std::size_t chunk = pool.allocated();
   while (got.size() < chunk) got.push_back(pool.get());
   ASSERT_EQ(pool.allocated(), chunk);
-  for (const Packet* p : got) EXPECT_EQ(huge_page_of(p), huge_page_of(got.front()));
+  std::uintptr_t lowest = ~std::uintptr_t{0};
+  std::array<std::size_t, 4> at_offset{};
+  for (const Packet* p : got) {
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    lowest = std::min(lowest, a);
+    ++at_offset[(a >> 6) & 3];
+  }
+  EXPECT_EQ(lowest % (std::uintptr_t{2} << 20), 0u);
+  for (std::size_t n : at_offset) EXPECT_EQ(n, chunk / 4);
 }
 
 TEST(PacketPool, APacketHandedBackIsTheNextOneOutReset) {

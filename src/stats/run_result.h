@@ -30,7 +30,7 @@ struct RunResult {
   NetCounters counters;  // pfc_log emptied after writing
   std::uint64_t peak_rss_kb = 0;
   std::uint64_t packets_allocated = 0;  // packets the pool ever held (peak in flight, rounded up to a chunk)
-  std::uint64_t packet_struct_bytes = 0;  // sizeof(Packet)
+  std::uint64_t packet_struct_bytes = 0;  // the memory a packet takes in the pool (PacketPool::slot_bytes)
   std::uint64_t flow_state_bytes = 0;     // fixed state per flow (Network::flow_state_bytes)
   TimePs first_start_ps = 0;
   // Over several ranks, each rank's measurements: memory, events, and the window-end exchange.
