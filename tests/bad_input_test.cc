@@ -528,6 +528,31 @@ TEST(BadInput, SweepCaseNamesAndEmptyOutputFolders) {
   expect_bad("sweep " + dir + "/out.yaml -o ''", {"-o needs a directory"});
 }
 
+// The headroom warning of a sweep's case names the sweep file and the case, not a --set nobody typed, and is
+// printed by `validate` as by `sweep`, once a case.
+TEST(BadInput, ASweepCasesHeadroomWarningNamesTheSweepAndTheCase) {
+  const std::string dir = temp_dir("headroom_sweep");
+  write_file(dir + "/base.yaml",
+             "topology: {type: star, hosts: 3, host_link: {rate: 100Gbps, delay: 2us}}\n"
+             "workload: [{type: incast, receiver: 0, senders: 1-2, size: 10KB}]\nstop: 20us\n");
+  write_file(dir + "/sweep.yaml",
+             "scenario: base.yaml\ncases:\n  - {name: small, set: {switch.pfc.headroom: 4KB}}\n"
+             "  - {name: fine, set: {switch.pfc.headroom: auto}}\n");
+  const std::string warning = "lossless: warning: " + dir +
+                              "/sweep.yaml: cases.small: switch.pfc.headroom: 4KB is less than what can "
+                              "arrive at port 0 of s0";
+  for (const std::string& cmd :
+       {"validate " + dir + "/sweep.yaml", "sweep " + dir + "/sweep.yaml --quiet -o " + dir + "/out"}) {
+    std::string err;
+    EXPECT_EQ(run_cli(cmd, &err), 0) << cmd << "\n" << err;
+    const std::size_t at = err.find(warning);
+    EXPECT_NE(at, std::string::npos) << cmd << "\n" << err;
+    EXPECT_EQ(err.find("warning", at + warning.size()), std::string::npos) << cmd << "\n"
+                                                                           << err;  // once, and not "fine"
+    EXPECT_EQ(err.find("--set"), std::string::npos) << cmd << "\n" << err;
+  }
+}
+
 // Class: --seed 18446744073709551615 (a valid 64-bit seed) was rejected.
 TEST(BadInput, LargestSeedIsAccepted) {
   const std::string path = scenario("seed_max", kBase);

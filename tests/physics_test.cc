@@ -155,8 +155,8 @@ TEST(Physics, IncastWithPfcIsLosslessAndKeepsReceiverBusy) {
   EXPECT_GT(out.csv("pfc.csv").size(), 0u);
 }
 
-// A lossless fabric that dropped packets at a full headroom (here one too small, which validation now
-// refuses: set past it) said only that its flows stalled; it now says why, where, and which keys to change,
+// A lossless fabric that dropped packets at a full headroom (here one too small, set after validation, which
+// warns about it) said only that its flows stalled; it now says why, where, and which keys to change,
 // on stderr and in summary.json (README "Flow control").
 TEST(Physics, ALosslessFabricThatDropsPacketsSaysWhyAndWhichKeyToChange) {
   const std::string dir = temp_dir("headroom_drops");

@@ -2,7 +2,7 @@
 """Output identity between two builds: runs the same inputs with a base and a new `lossless` binary and compares
 every output byte for byte (summary.json without wall time, memory and thread count, and without the keys of the
 run's own checks, which a base built before them does not write: unfinished, stalls, deadlocks, invariants,
-data_drops; a base that has them is compared on them too). Use it for every change
+data_drops, headroom_drops; a base that has them is compared on them too). Use it for every change
 that is not meant to alter results (a refactor, a speed-up).
 
 usage: tools/identity.py --base BASE_BIN [--new build/lossless] [--out out/identity] [--groups g1,g2] [-j N]

@@ -229,6 +229,9 @@ int cmd_validate(int argc, char** argv) {
                    a.file.c_str());
       return 2;
     }
+    for (const auto& k : plan.cases)
+      for (const ConfigError& w : load_scenario(plan.base_scenario, k.overrides).warnings)
+        std::fprintf(stderr, "lossless: warning: %s\n", case_warning(a.file, k.name, w).c_str());
     std::printf("%s: ok (sweep of %zu cases over %s)\n", a.file.c_str(), plan.cases.size(),
                 plan.base_scenario.c_str());
     return 0;

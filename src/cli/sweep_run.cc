@@ -61,6 +61,12 @@ std::vector<CaseOutcome> run_cases(const SweepPlan& plan, const std::vector<std:
           std::fprintf(stderr, "%s%s ...\n", who.c_str(), k.name.c_str());
         }
         Scenario sc = load_scenario(plan.base_scenario, k.overrides);
+        if (!sc.warnings.empty() && ri.rank == 0) {
+          std::lock_guard lock(print_mu);
+          for (const ConfigError& w : sc.warnings)
+            std::fprintf(stderr, "lossless: warning: %s\n", case_warning(o.file, k.name, w).c_str());
+        }
+        sc.warnings.clear();  // printed here, with the case's name, not again by run_scenario
         RunOptions opts;
         opts.quiet = o.quiet || o.jobs > 1;
         opts.check = o.check;

@@ -280,9 +280,10 @@ inline Bytes auto_headroom_bytes(RateBps rate_bps, TimePs delay_ps, const NicCon
 // 2 x rate x delay (the bytes on the wire toward the port, and those sent while the pause travels back); the
 // packet the port is sending when the pause is queued behind it, and the pause frame; the packet the upstream
 // is sending when the pause arrives. A maximum packet is mtu + data_header + data_extra (a scheme's INT
-// records are not counted). An explicit switch.pfc.headroom below it is refused; `auto` covers it once the
-// link's BDP is at least a maximum packet and a pause frame (89 ns at 100 Gb/s with the default sizes).
-// Saturates at the largest Bytes (a delay of days).
+// records are not counted). An explicit switch.pfc.headroom below it is a warning (Scenario::warnings);
+// `auto` (3 BDP + 2 packets of mtu + data_header) covers it once the link's BDP is at least a maximum packet,
+// a pause frame and 2 x data_extra (89 ns at 100 Gb/s with the default sizes). Saturates at the largest Bytes
+// (a delay of days).
 inline Bytes pfc_headroom_needed_bytes(RateBps rate_bps, TimePs delay_ps, const NicConfig& nic) {
   const unsigned __int128 bdp = static_cast<unsigned __int128>(rate_bps) * delay_ps / (8 * kPsPerSec);
   const unsigned __int128 need =

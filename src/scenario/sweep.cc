@@ -57,6 +57,14 @@ double estimated_weight(const Scenario& sc) {
 
 }  // namespace
 
+std::string case_warning(const std::string& sweep_file, const std::string& case_name, const ConfigError& w) {
+  std::string key = w.key();
+  // A value of the case's set or grid comes back named as a --set (load_scenario), "--set KEY=VALUE" with no
+  // key of its own when the warning is about KEY itself.
+  if (key.empty() && w.where().rfind("--set ", 0) == 0) key = w.where().substr(6, w.where().find('=') - 6);
+  return sweep_file + ": cases." + case_name + ": " + (key.empty() ? "" : key + ": ") + w.reason();
+}
+
 bool looks_like_sweep(const std::string& path) {
   try {
     YAML::Node root = load_yaml_file(path);

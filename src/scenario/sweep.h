@@ -25,6 +25,10 @@ struct SweepPlan {
 // SweepCase::error so that `sweep` runs the others and reports it as failed.
 enum class InvalidCases { kThrow, kCollect };
 
+// A warning about one case's scenario (Scenario::warnings) as `validate` and `sweep` print it: the sweep file
+// and the case, then the key and the reason (the case's values are the sweep's, not a --set the user typed).
+std::string case_warning(const std::string& sweep_file, const std::string& case_name, const ConfigError& w);
+
 // True if `path` parses as a YAML map with a `cases` or `grid` key (a sweep rather than a scenario).
 bool looks_like_sweep(const std::string& path);
 // Reads a sweep file and checks every case's resolved scenario. Throws ConfigError (exit 2) naming file, key
