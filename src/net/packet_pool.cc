@@ -46,7 +46,9 @@ void PacketPool::grow() {
   --block_free_;
   ++chunks_;
   for (std::size_t i = 0; i < kChunk; ++i) {
-    Packet* p = ::new (static_cast<void*>(c + i * kSlotBytes)) Packet;
+    // Value-initialised, as std::vector made them: a fresh packet's slot bytes are zeros, whatever the
+    // memory held before (no slot may read them before writing, but if one did, the run stays deterministic).
+    Packet* p = ::new (static_cast<void*>(c + i * kSlotBytes)) Packet();
     p->next = free_;
     free_ = p;
   }
