@@ -271,10 +271,21 @@ def gain(r, d):
     return 100 * (r / d - 1) if d else 0.0
 
 
+def compared(stats, what):
+    """Raises CaseFailed when a class of a paired comparison has no flow both runs finished: its mean would read
+    0.00 / 0.00 and its gain +0.0 %, which looks like "no difference"."""
+    for run, classes in stats.items():
+        for c, st in classes.items():
+            if st["n"] and not st["over"]:
+                raise CaseFailed(f"{what}: no {c} flow finished in every run compared ({run} finished {st['done']} "
+                                 f"of {st['n']}), so the paired means have nothing to compare")
+    return stats
+
+
 def fig8(out_dir, full, sweep):
     """(c). Each comparison is paired: RCM's (or a variant's) and DCQCN's means over the flows both runs finished."""
     rows = {k: flows(os.path.join(out_dir, f"c-{k}")) for k in ("rcm", "dcqcn", "rcm-gbn", "rcm-sar-new")}
-    vs = {k: paired_stats({k: rows[k], "dcqcn": rows["dcqcn"]}, hotspot_classes)
+    vs = {k: compared(paired_stats({k: rows[k], "dcqcn": rows["dcqcn"]}, hotspot_classes), f"Fig. 8, {k} and dcqcn")
           for k in ("rcm", "rcm-gbn", "rcm-sar-new")}
     pk = {k: packets(os.path.join(out_dir, f"c-{k}")) for k in rows}
     lines = []
@@ -299,7 +310,7 @@ def fig8(out_dir, full, sweep):
                              for k in pk), "-"))
     cats = ["background", "hot", "all"]
     three = ("rcm", "dcqcn", "rcm-gbn")
-    st3 = paired_stats({k: rows[k] for k in three}, hotspot_classes)
+    st3 = compared(paired_stats({k: rows[k] for k in three}, hotspot_classes), "Fig. 8, " + ", ".join(three))
     plots = [{"title": "Fig. 8(a): mean flow throughput by class (the flows all three runs finished)", "type": "bars",
               "ylabel": "throughput (Gb/s)", "categories": cats,
               "series": [{"label": labels[k], "y": [round(st3[k][c]["gbps"], 3) for c in cats]} for k in three]},
@@ -309,8 +320,8 @@ def fig8(out_dir, full, sweep):
     swept = []
     if full or sweep:
         for load in SWEEP_LOADS:
-            p = paired_stats({k: flows(os.path.join(out_dir, f"s-{k}-{load}")) for k in ("rcm", "dcqcn")},
-                             hotspot_classes)
+            p = compared(paired_stats({k: flows(os.path.join(out_dir, f"s-{k}-{load}")) for k in ("rcm", "dcqcn")},
+                                      hotspot_classes), f"Fig. 8 at load {load}")
             r, d = p["rcm"], p["dcqcn"]
             g = {c: gain(r[c]["gbps"], d[c]["gbps"]) for c in cats}
             swept.append((load, g))
