@@ -217,6 +217,32 @@ TEST(Physics, ALosslessFabricThatDropsPacketsSaysWhyAndWhichKeyToChange) {
   };
   EXPECT_FALSE(headroom_drops(summary).empty());
   EXPECT_EQ(headroom_drops(summary), headroom_drops(slurp(dir + "/two/summary.json")));
+  // switch.pfc.headroom is one size for every port: the advice is the most any port needs (here an idle
+  // host's longer link), not only the dropping port's need.
+  std::ofstream(dir + "/six.yaml")
+      << "topology: {type: star, hosts: 6, host_link: {rate: 100Gbps, delay: 2us}}\n"
+         "switch: {buffer: 1MB}\ncc: {algorithm: none}\nstop: 2ms\n"
+         "workload: [{type: incast, receiver: 0, senders: 1-4, size: 500KB}]\n";
+  ov.out_dir = dir + "/longer";
+  sc = load_scenario(dir + "/six.yaml", ov);
+  sc.sw.headroom_bytes = 4000;
+  bool changed = false;
+  for (TopoLink& l : sc.topology.links)
+    if (l.a == 5 || l.b == 5) {
+      l.delay_ps = 4'000'000;  // h5's link: 2 x 50000 + 3 x 1048 + 64 = 103208 B
+      changed = true;
+    }
+  ASSERT_TRUE(changed);
+  opts.threads = 1;
+  testing::internal::CaptureStderr();
+  run_scenario(sc, opts);
+  const std::string longer = testing::internal::GetCapturedStderr();
+  EXPECT_NE(longer.find("is less than the 53208 B that can arrive after a pause there"), std::string::npos)
+      << longer;
+  EXPECT_NE(longer.find("set switch.pfc.headroom to at least 103208B (one size for every port: the most any "
+                        "port of the fabric needs)"),
+            std::string::npos)
+      << longer;
 }
 
 TEST(Physics, IncastWithDcqcnAndPfcCompletesWithoutDrops) {

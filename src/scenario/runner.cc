@@ -119,12 +119,19 @@ RunResult::HeadroomDrops headroom_drops_of(const Scenario& sc, const NetCounters
       format_time(link->delay_ps) + " link from " + h.first_from + "), whose headroom of " +
       std::to_string(h.headroom_bytes) + " B ";
   if (h.headroom_bytes < h.needed_bytes) {
+    // switch.pfc.headroom is one size for every port: advise the largest need, as validation's warning does.
+    Bytes most_needed = 0;
+    for (const TopoLink& l : t.links)
+      if (!t.is_host(l.a) || !t.is_host(l.b))
+        most_needed = std::max(most_needed, pfc_headroom_needed_bytes(l.rate_bps, l.delay_ps, sc.nic));
     w += "is less than the " + std::to_string(h.needed_bytes) +
          " B that can arrive after a pause there (2 x rate x delay + 3 maximum packets + a pause frame" +
          (sc.sw.headroom_bytes
               ? ""
               : "; auto, 3 x link BDP + 2 maximum packets, falls short on a link this short") +
-         "): set switch.pfc.headroom to at least " + std::to_string(h.needed_bytes) + "B";
+         "): set switch.pfc.headroom to at least " + std::to_string(most_needed) + "B" +
+         (most_needed > h.needed_bytes ? " (one size for every port: the most any port of the fabric needs)"
+                                       : "");
   } else if (sc.nic.ack_unpaused_at_nic) {
     w += "holds the " + std::to_string(h.needed_bytes) +
          " B that can arrive after a pause from that link, but ACKs are sent through pauses "
