@@ -209,17 +209,23 @@ std::size_t count(const std::string& text, const std::string& what) {
   return n;
 }
 
-TEST(MpiRunErrors, BadInputExitsTwoOnEveryRankWithOneMessage) {
-  SKIP_WITHOUT_MPI();
-  const std::string dir = temp_dir("mpi_bad");
-  write(dir + "/s.yaml", std::string(kSmall) + "no_such_key: 1\n");
-  // Each rank reports its exit status in a file of its own.
+// Runs `lossless run s.yaml` in `dir` on two ranks, each writing its exit status to a file of its own, and
+// expects bad input's outcome: no rank hung, both exited 2, and one error message in all.
+Cli run_bad_on_two_ranks(const std::string& dir) {
   const Cli r = shell(dir, mpirun(2) + "sh -c \"" + bin() +
                                " run s.yaml -o out --quiet; echo \\$? > status.\\$OMPI_COMM_WORLD_RANK\"");
   EXPECT_NE(r.status, 124) << "a rank hung";
   EXPECT_EQ(slurp(dir + "/status.0"), "2\n");
   EXPECT_EQ(slurp(dir + "/status.1"), "2\n");
   EXPECT_EQ(count(r.err, "lossless: error:"), 1u) << r.err;
+  return r;
+}
+
+TEST(MpiRunErrors, BadInputExitsTwoOnEveryRankWithOneMessage) {
+  SKIP_WITHOUT_MPI();
+  const std::string dir = temp_dir("mpi_bad");
+  write(dir + "/s.yaml", std::string(kSmall) + "no_such_key: 1\n");
+  const Cli r = run_bad_on_two_ranks(dir);
   EXPECT_NE(r.err.find("no_such_key"), std::string::npos) << r.err;
 }
 
@@ -249,12 +255,7 @@ cc: {algorithm: homa}
 switch: {flow_control: bfc}
 workload: [{type: incast, receiver: 0, senders: 1-3, size: 64KB}]
 )");
-  const Cli r = shell(dir, mpirun(2) + "sh -c \"" + bin() +
-                               " run s.yaml -o out --quiet; echo \\$? > status.\\$OMPI_COMM_WORLD_RANK\"");
-  EXPECT_NE(r.status, 124) << "a rank hung";
-  EXPECT_EQ(slurp(dir + "/status.0"), "2\n");
-  EXPECT_EQ(slurp(dir + "/status.1"), "2\n");
-  EXPECT_EQ(count(r.err, "lossless: error:"), 1u) << r.err;
+  const Cli r = run_bad_on_two_ranks(dir);
   EXPECT_NE(r.err.find("lossless: error: s.yaml: switch: "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("cannot be combined"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir + "/out")) << "an empty output folder was left behind";
