@@ -194,6 +194,23 @@ TEST(BadInput, AnExplicitPfcHeadroomBelowTheWorstCaseIsAWarningNamingThePortAndT
   EXPECT_NE(err.find("53208 B"), std::string::npos) << err;
 }
 
+// Of several ports that need the same most, the warning named the first in the order of the links (here s1's,
+// listed first); it names the lowest switch and port, whatever order the links were given in.
+TEST(BadInput, AHeadroomWarningNamesTheLowestOfThePortsThatNeedTheMost) {
+  const std::string s = scenario(
+      "headroom_tie",
+      "topology: {type: custom, hosts: 2, switches: 2, links: [[h1, s1, 100Gbps, 2us], [s1, s0, 100Gbps, "
+      "1us], [h0, s0, 100Gbps, 2us]]}\n"
+      "workload: [{type: flows, flows: [{src: 1, dst: 0, size: 10KB}]}]\n"
+      "switch: {buffer: 1MB, pfc: {headroom: 4KB}}\n");
+  std::string err;
+  EXPECT_EQ(run_cli("validate " + s, &err), 0) << err;
+  EXPECT_NE(err.find("4KB is less than what can arrive at port 1 of s0 (the 100Gbps 2us link to h0) after it "
+                     "pauses in the worst case: 53208 B"),
+            std::string::npos)
+      << err;
+}
+
 // Class: a CDF whose sizes are all zero made the Poisson generator loop in validate.
 TEST(BadInput, CdfOfZeroSizesIsRejected) {
   const std::string dir = temp_dir("bad_cdf_zero");

@@ -7,6 +7,7 @@
 #include "net/routing_policy.h"
 #include "net/switch_architecture.h"
 #include "net/switch_mechanism.h"
+#include "topo/topology.h"
 
 namespace lossless {
 namespace {
@@ -21,6 +22,21 @@ std::shared_ptr<const Factory> default_scheme(const std::string& name, const cha
 }
 
 }  // namespace
+
+MostHeadroomNeeded most_headroom_needed(const Topology& topo, const NicConfig& nic) {
+  MostHeadroomNeeded most;
+  std::vector<std::uint32_t> ports(topo.switches, 0);  // each switch's ports so far
+  for (const TopoLink& l : topo.links)
+    for (std::uint32_t node : {l.a, l.b}) {
+      if (topo.is_host(node)) continue;
+      const std::uint32_t port = ports[node - topo.hosts]++;
+      const Bytes need = pfc_headroom_needed_bytes(l.rate_bps, l.delay_ps, nic);
+      // A node's ports come in order: of equal needs, only a lower switch replaces the one kept.
+      if (!most.link || need > most.bytes || (need == most.bytes && node < most.node))
+        most = {need, node, port, &l};
+    }
+  return most;
+}
 
 std::vector<std::string> flow_control_names() { return FlowControlRegistry::names(); }
 std::vector<std::string> routing_names() { return RoutingRegistry::names(); }

@@ -293,4 +293,21 @@ inline Bytes pfc_headroom_needed_bytes(RateBps rate_bps, TimePs delay_ps, const 
   return need > ~Bytes{0} ? ~Bytes{0} : static_cast<Bytes>(need);
 }
 
+struct Topology;
+struct TopoLink;
+
+// The switch port of a fabric whose headroom must hold the most after a pause (pfc_headroom_needed_bytes of
+// its link): switch.pfc.headroom is one size for every port, so this is the least an explicit one may be (the
+// validation warning, the advice of a run that dropped packets). Every port of every switch counts, hosts'
+// NIC ports not; of ports that need the same, the lowest switch, then the lowest port (port i of a node is
+// its i-th link, topo/routing.h), whatever order the links are listed in. Bytes 0 and no link on a fabric
+// without switches.
+struct MostHeadroomNeeded {
+  Bytes bytes = 0;
+  std::uint32_t node = 0;  // the switch (global node id)
+  std::uint32_t port = 0;
+  const TopoLink* link = nullptr;  // the port's link (in topo.links)
+};
+MostHeadroomNeeded most_headroom_needed(const Topology& topo, const NicConfig& nic);
+
 }  // namespace lossless

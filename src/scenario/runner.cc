@@ -120,10 +120,7 @@ RunResult::HeadroomDrops headroom_drops_of(const Scenario& sc, const NetCounters
       std::to_string(h.headroom_bytes) + " B ";
   if (h.headroom_bytes < h.needed_bytes) {
     // switch.pfc.headroom is one size for every port: advise the largest need, as validation's warning does.
-    Bytes most_needed = 0;
-    for (const TopoLink& l : t.links)
-      if (!t.is_host(l.a) || !t.is_host(l.b))
-        most_needed = std::max(most_needed, pfc_headroom_needed_bytes(l.rate_bps, l.delay_ps, sc.nic));
+    const Bytes most_needed = most_headroom_needed(t, sc.nic).bytes;
     w += "is less than the " + std::to_string(h.needed_bytes) +
          " B that can arrive after a pause there (2 x rate x delay + 3 maximum packets + a pause frame" +
          (sc.sw.headroom_bytes

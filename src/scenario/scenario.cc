@@ -122,12 +122,6 @@ SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, 
   // In 128 bits: sizes up to kMaxBytes on up to kMaxPortsPerNode ports.
   std::vector<unsigned __int128> fixed(topo.switches, 0);
   std::vector<std::uint32_t> nports(topo.switches, 0);
-  // The port whose headroom must hold the most after a pause (pfc_headroom_needed_bytes).
-  struct {
-    Bytes bytes = 0;
-    std::uint32_t node = 0, port = 0;
-    const TopoLink* link = nullptr;
-  } most;
   for (const auto& l : topo.links)
     for (std::uint32_t node : {l.a, l.b})
       if (!topo.is_host(node)) {
@@ -135,14 +129,13 @@ SwitchConfig read_switch(YamlMap m, const Topology& topo, const NicConfig& nic, 
         fixed[s] += c.reserve_bytes;
         if (lossless)
           fixed[s] += c.headroom_bytes ? c.headroom_bytes : auto_headroom_bytes(l.rate_bps, l.delay_ps, nic);
-        if (const Bytes need = pfc_headroom_needed_bytes(l.rate_bps, l.delay_ps, nic); need > most.bytes)
-          most = {need, node, nports[s], &l};
         ++nports[s];
       }
   // An explicit headroom below what can arrive after a pause may let a lossless fabric drop packets (and a
   // flow that lost one waits forever when nic.rto is off, its default there). A warning, not an error: the
   // need is the worst case (measured drop-free minima of 31 and 39 KB where it gives 53 KB), and how small a
   // headroom can be is a question worth running.
+  const MostHeadroomNeeded most = most_headroom_needed(topo, nic);
   if (lossless && c.headroom_bytes && c.headroom_bytes < most.bytes) {
     const TopoLink& l = *most.link;
     const YAML::Node& given = m.node();
