@@ -3,12 +3,15 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "test_util.h"
+#include "topo/partitioning.h"
 
 namespace lossless::test {
 namespace {
@@ -203,20 +206,7 @@ TEST(Physics, ALosslessFabricThatDropsPacketsSaysWhyAndWhichKeyToChange) {
         "\"priority\": 3, ", "\"headroom_bytes\": 4000, \"needed_bytes\": 53208}", "\"warning\": \"",
         "set switch.pfc.headroom to at least 53208B"})
     EXPECT_NE(summary.find(want), std::string::npos) << want << "\n" << summary;
-  // The same report on two threads (the first drop: the earliest, then the lowest switch and port).
-  ov.out_dir = dir + "/two";
-  sc = load_scenario(dir + "/s.yaml", ov);
-  sc.sw.headroom_bytes = 4000;
-  opts.threads = 2;
-  testing::internal::CaptureStderr();
-  run_scenario(sc, opts);
-  testing::internal::GetCapturedStderr();
-  auto headroom_drops = [](const std::string& text) {
-    const auto at = text.find("\"headroom_drops\"");
-    return at == std::string::npos ? std::string() : text.substr(at, text.find('\n', at) - at);
-  };
-  EXPECT_FALSE(headroom_drops(summary).empty());
-  EXPECT_EQ(headroom_drops(summary), headroom_drops(slurp(dir + "/two/summary.json")));
+  // The same report on two threads: HeadroomDropsAreReportedAlikeOnOneThreadAndOnTwoThatBothDrop.
   // switch.pfc.headroom is one size for every port: the advice is the most any port needs (here an idle
   // host's longer link), not only the dropping port's need.
   std::ofstream(dir + "/six.yaml")
@@ -243,6 +233,77 @@ TEST(Physics, ALosslessFabricThatDropsPacketsSaysWhyAndWhichKeyToChange) {
                         "port of the fabric needs)"),
             std::string::npos)
       << longer;
+}
+
+// A run on two threads merges its partitions' headroom drops: the count summed, the first drop the earliest
+// of either, then the lowest switch, port and priority (NetCounters::add). Two racks of a leaf-spine, each
+// with an incast inside it and a headroom too small, drop on both threads (leaf s0 and its hosts in one
+// partition, leaf s1 and its hosts in the other); the racks share no traffic, so each drops as it does alone.
+TEST(Physics, HeadroomDropsAreReportedAlikeOnOneThreadAndOnTwoThatBothDrop) {
+  const std::string dir = temp_dir("headroom_drops_two");
+  // Rack 0's incast (h1-h4 to h0) at `start0`, rack 1's (h6-h9 to h5) at `start1`; empty: that rack idle.
+  auto write = [&](const std::string& name, const std::string& start0, const std::string& start1) {
+    std::ofstream f(dir + "/" + name + ".yaml");
+    f << "topology: {type: leaf_spine, leaves: 2, spines: 1, hosts_per_leaf: 5, host_link: {rate: 100Gbps, "
+         "delay: 2us}, fabric_link: {rate: 100Gbps, delay: 2us}}\n"
+         "switch: {buffer: 1MB}\ncc: {algorithm: none}\nstop: 2ms\nworkload:\n";
+    if (!start0.empty())
+      f << "  - {type: incast, receiver: 0, senders: 1-4, size: 500KB, start: " << start0 << "}\n";
+    if (!start1.empty())
+      f << "  - {type: incast, receiver: 5, senders: 6-9, size: 500KB, start: " << start1 << "}\n";
+  };
+  struct Drops {
+    RunResult::HeadroomDrops drops;
+    std::string json;  // summary.json's headroom_drops object, whole
+  };
+  auto run = [&](const std::string& name, unsigned threads) {
+    ScenarioOverrides ov;
+    ov.out_dir = dir + "/" + name + "-" + std::to_string(threads);
+    Scenario sc = load_scenario(dir + "/" + name + ".yaml", ov);
+    sc.sw.headroom_bytes = 4000;  // each port needs 53208 B
+    if (threads == 2) {           // the two leaves run on different threads
+      const std::vector<std::uint8_t> part = split_nodes(sc.topology, 2);
+      EXPECT_NE(part[sc.topology.switch_node(0)], part[sc.topology.switch_node(1)]);
+    }
+    RunOptions opts;
+    opts.quiet = true;
+    opts.threads = threads;
+    testing::internal::CaptureStderr();
+    const RunResult r = run_scenario(sc, opts);
+    testing::internal::GetCapturedStderr();
+    EXPECT_EQ(r.threads, threads);
+    const std::string summary = slurp(ov.out_dir + "/summary.json");
+    const auto at = summary.find("\"headroom_drops\"");
+    EXPECT_NE(at, std::string::npos) << summary;
+    return Drops{r.headroom_drops, summary.substr(at, summary.find('\n', at) - at)};
+  };
+  // Each rack alone drops, at its own leaf, and at the same time when its incast starts at the same time.
+  write("rack0", "0ns", "");
+  write("rack1", "", "0ns");
+  const RunResult::HeadroomDrops rack0 = run("rack0", 1).drops, rack1 = run("rack1", 1).drops;
+  ASSERT_GT(rack0.packets, 0u);
+  ASSERT_GT(rack1.packets, 0u);
+  EXPECT_EQ(rack0.first_switch, "s0");
+  EXPECT_EQ(rack1.first_switch, "s1");
+  EXPECT_EQ(rack0.first_ps, rack1.first_ps);
+  // Both racks at once: the drops of both, on one thread and on two. At the same time the lower switch's is
+  // the first; with rack 0 starting later, rack 1's leaf's, on the second thread.
+  struct Case {
+    const char* name;
+    const char* start0;
+    const char* first;
+    TimePs first_ps;
+  };
+  for (const Case& c :
+       {Case{"tie", "0ns", "s0", rack0.first_ps}, Case{"rack1_first", "1us", "s1", rack1.first_ps}}) {
+    write(c.name, c.start0, "0ns");
+    const Drops one = run(c.name, 1), two = run(c.name, 2);
+    EXPECT_EQ(one.drops.packets, rack0.packets + rack1.packets) << c.name;
+    EXPECT_EQ(one.drops.first_switch, c.first) << c.name;
+    EXPECT_EQ(one.drops.first_ps, c.first_ps) << c.name;
+    EXPECT_NE(one.json.find("\"switch\": \"" + std::string(c.first) + "\""), std::string::npos) << one.json;
+    EXPECT_EQ(one.json, two.json) << c.name;
+  }
 }
 
 TEST(Physics, IncastWithDcqcnAndPfcCompletesWithoutDrops) {
