@@ -376,11 +376,18 @@ def fig9_classes(rows):
 
 
 FIG9_CLASSES = ["mice (<1MB)", "medium (1-10MB)", "elephants (>10MB)", "all"]
+NO_MICE, NO_FLOW = "no mice finished in both runs", "no flow finished in both runs"  # in place of a ratio
 
 
 def ratio(r, d):
     """RCM's mean FCT over DCQCN's (class_stats of one paired comparison); None if no flow finished in both."""
     return r["fct_us"] / d["fct_us"] if r["over"] and d["fct_us"] else None
+
+
+def times(q, none):
+    """A ratio of ratio() as x0.912, or `none` (what the comparison lacks) when it has none: never a 0.000 ratio of
+    empty data."""
+    return none if q is None else f"x{q:.3f}"
 
 
 def fig9(out_dir, full):
@@ -401,7 +408,7 @@ def fig9(out_dir, full):
             q = gains[(wl, c)] = ratio(r, d)
             paper = {"mice (<1MB)": "RCM lower (> 10 %)", "elephants (>10MB)": "about equal",
                      "all": "RCM lower"}.get(c, "-")
-            mean = f"{r['fct_us']:.1f} / {d['fct_us']:.1f} (x{q:.3f})" if q else "none finished in both"
+            mean = NO_FLOW if q is None else f"{r['fct_us']:.1f} / {d['fct_us']:.1f} (x{q:.3f})"
             lines.append((f"(d) {label} {c}: mean FCT RCM / DCQCN (us), paired (flows both finished)",
                           f"{mean} over {r['over']}; finished {r['done']}, {d['done']} of {r['n']}", paper))
         g, d = gb["rcm-gbn"], gb["dcqcn"]
@@ -409,7 +416,8 @@ def fig9(out_dir, full):
         gains[(wl, "gbn")] = ratio(g["mice (<1MB)"], d["mice (<1MB)"])
         gall = ratio(g["all"], d["all"])
         lines.append((f"(d) {label}, RCM with go-back-N receivers: mice / all FCT vs DCQCN, paired; retransmitted MB",
-                      f"x{gains[(wl, 'gbn')] or 0:.3f} / x{gall or 0:.3f}; {pk['retransmitted_bytes'] / 1e6:.2f}; "
+                      f"{times(gains[(wl, 'gbn')], NO_MICE)} / {times(gall, NO_FLOW)}; "
+                      f"{pk['retransmitted_bytes'] / 1e6:.2f}; "
                       f"finished {g['all']['done']} of {g['all']['n']}", "-"))
         plots.append({"title": f"Fig. 9: {label}, mean FCT by flow size (the flows both runs finished)", "type": "bars",
                       "ylabel": "mean FCT (us)", "ylog": True, "categories": cats,
@@ -445,8 +453,8 @@ def fig9(out_dir, full):
                f"for DataMining). Means over the flows both runs finished (the same flows: one seed draws them before the "
                f"run), from {dur['enterprise']} ms (Enterprise) and "
                f"{dur['datamining']} ms (DataMining) of arrivals." + scale + order +
-               f" With go-back-N receivers: mice x{gains[('enterprise', 'gbn')] or 0:.3f} and "
-               f"x{gains[('datamining', 'gbn')] or 0:.3f}.")
+               f" With go-back-N receivers, mice: Enterprise {times(gains[('enterprise', 'gbn')], NO_MICE)}, "
+               f"DataMining {times(gains[('datamining', 'gbn')], NO_MICE)}.")
     item = {"id": "fig9-workloads", "kind": "figure",
             "title": "Fig. 9: Enterprise and DataMining, 12 groups of 36 hosts, Poisson at 60 % load: mean FCT",
             "rows": [list(x) for x in lines], "differs": differs, "verdict": verdict, "plots": plots}
