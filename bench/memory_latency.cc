@@ -4,19 +4,25 @@
 // memory-level parallelism the core offers), and with 32 at once, which shows where that parallelism runs out
 // (docs/performance.md "Seventh pass"). The simulator's cost per packet-hop is set by how many of the lines a
 // hop touches come from beyond L2, and by how many of those it can have in flight together.
-//   build/memory_latency [MiB ...]   (default: 1 2 4 16 64 256)
+// With --spread, the same lines are placed one per 4 KiB page (4,160 bytes apart, so that they still fall in
+// different cache sets) instead of side by side: the data are the same, only the address translations
+// differ. In a virtual machine whose host maps its memory with 4 KiB pages, a TLB entry covers 4 KiB however
+// large the guest's pages are, and the difference is what a page walk costs (docs/performance.md
+// "Fourteenth pass").
+//   build/memory_latency [--spread] [MiB ...]   (default: 1 2 4 16 64 256; with --spread 0.5 1 2 4 8)
 #include <sys/mman.h>
 
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <numeric>
 #include <vector>
 
 namespace {
 
-struct alignas(64) Line {
+struct Line {
   Line* next;
 };
 
@@ -34,10 +40,16 @@ std::vector<std::size_t> cycle_order(std::size_t n) {
   return order;
 }
 
-double ns_per_line(Line* lines, const std::vector<std::size_t>& order, int walks) {
+// Line i of a walk at base + i * stride.
+Line* line_at(void* base, std::size_t stride, std::size_t i) {
+  return reinterpret_cast<Line*>(static_cast<char*>(base) + i * stride);
+}
+
+double ns_per_line(void* base, std::size_t stride, const std::vector<std::size_t>& order, int walks) {
   const std::size_t n = order.size();
   Line* at[32];
-  for (int w = 0; w < walks; ++w) at[w] = &lines[order[n / static_cast<std::size_t>(walks) * w]];
+  for (int w = 0; w < walks; ++w)
+    at[w] = line_at(base, stride, order[n / static_cast<std::size_t>(walks) * w]);
   const std::size_t steps = 20'000'000 / static_cast<std::size_t>(walks);
   const auto start = std::chrono::steady_clock::now();
   for (std::size_t s = 0; s < steps; ++s)
@@ -52,24 +64,44 @@ double ns_per_line(Line* lines, const std::vector<std::size_t>& order, int walks
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::size_t> sizes_mib;
-  for (int i = 1; i < argc; ++i) sizes_mib.push_back(std::strtoul(argv[i], nullptr, 10));
-  if (sizes_mib.empty()) sizes_mib = {1, 2, 4, 16, 64, 256};
-  std::printf("%10s %16s %20s %20s\n", "MiB", "ns/dependent", "ns/line (16 walks)", "ns/line (32 walks)");
-  for (std::size_t mib : sizes_mib) {
-    const std::size_t bytes = mib << 20;
-    const std::size_t n = bytes / sizeof(Line);
+  bool spread = false;
+  std::vector<double> sizes_mib;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--spread") == 0) {
+      spread = true;
+      continue;
+    }
+    char* end = nullptr;
+    const double mib = std::strtod(argv[i], &end);
+    if (end == argv[i] || *end || !(mib > 0)) {
+      std::fprintf(stderr,
+                   "memory_latency: '%s' is not a size in MiB (usage: memory_latency [--spread] [MiB ...])\n",
+                   argv[i]);
+      return 2;
+    }
+    sizes_mib.push_back(mib);
+  }
+  if (sizes_mib.empty())
+    sizes_mib = spread ? std::vector<double>{0.5, 1, 2, 4, 8} : std::vector<double>{1, 2, 4, 16, 64, 256};
+  const std::size_t stride = spread ? 4096 + 64 : 64;
+  std::printf("%10s %12s %16s %20s %20s\n", "MiB", "span MiB", "ns/dependent", "ns/line (16 walks)",
+              "ns/line (32 walks)");
+  for (double mib : sizes_mib) {
+    const std::size_t n = static_cast<std::size_t>(mib * (1 << 20)) / 64;
     if (n < 32) continue;
-    void* mem = std::aligned_alloc(std::size_t{2} << 20, bytes);
+    const std::size_t huge = std::size_t{2} << 20;
+    const std::size_t span = (n * stride + huge - 1) / huge * huge;
+    void* mem = std::aligned_alloc(huge, span);
     if (!mem) return 1;
-    madvise(mem, bytes, MADV_HUGEPAGE);  // like the simulator's heap (cli/huge_pages.cc): no page walks
-    auto* lines = static_cast<Line*>(mem);
+    // Like the simulator's heap (cli/huge_pages.cc): the guest's page tables then end a level earlier.
+    madvise(mem, span, MADV_HUGEPAGE);
     const std::vector<std::size_t> order = cycle_order(n);
-    for (std::size_t i = 0; i < n; ++i) lines[order[i]].next = &lines[order[(i + 1) % n]];
-    const double one = ns_per_line(lines, order, 1);
-    const double sixteen = ns_per_line(lines, order, 16);
-    const double thirty_two = ns_per_line(lines, order, 32);
-    std::printf("%10zu %16.1f %20.2f %20.2f\n", mib, one, sixteen, thirty_two);
+    for (std::size_t i = 0; i < n; ++i)
+      line_at(mem, stride, order[i])->next = line_at(mem, stride, order[(i + 1) % n]);
+    const double one = ns_per_line(mem, stride, order, 1);
+    const double sixteen = ns_per_line(mem, stride, order, 16);
+    const double thirty_two = ns_per_line(mem, stride, order, 32);
+    std::printf("%10g %12zu %16.1f %20.2f %20.2f\n", mib, span >> 20, one, sixteen, thirty_two);
     std::free(mem);
   }
   return 0;
