@@ -90,6 +90,8 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
       switches_[s] = std::make_unique<Switch>(*this, s, topo_.switch_node(s),
                                               node_ports_[topo_.switch_node(s)].peer.size());
       local_switches_.push_back(switches_[s].get());
+      partition_of(topo_.switch_node(s))
+          .buffer_accounts.count_ports(node_ports_[topo_.switch_node(s)].peer.size());
     }
 
   // A port of a node of another rank: a stand-in that names it (the target of deliveries over that link).

@@ -10,6 +10,7 @@
 #include "core/simulator.h"
 #include "net/net_counters.h"
 #include "net/packet.h"
+#include "net/shared_buffer_mmu.h"
 
 namespace lossless {
 
@@ -32,6 +33,7 @@ struct Partition {
   Simulator sim;
   PacketPool pool;
   NetCounters counters;
+  SharedBufferMmu::AccountSlab buffer_accounts;  // of the partition's switches (Switch::configure)
   std::uint64_t flows_completed = 0;
   std::vector<std::vector<HandedOverEvent>> outbox;  // by destination partition
 

@@ -4,6 +4,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/time.h"
@@ -23,9 +24,17 @@ class SharedBufferMmu final : public BufferModel {
     // Static thresholds of this ingress port (SwitchConfig::static_xoff / static_xon of its link rate).
     Bytes xoff_bytes = 0, xon_bytes = 0;
   };
+  class AccountSlab;
   SharedBufferMmu() = default;
   // `lossless`: beyond the threshold packets go to headroom (the flow-control policy pauses); else tail drop.
-  SharedBufferMmu(const SwitchConfig& cfg, const std::vector<PortSetup>& ports, bool lossless);
+  // With a slab, the accounts live there (with those of the slab's other switches); else in their own memory.
+  SharedBufferMmu(const SwitchConfig& cfg, const std::vector<PortSetup>& ports, bool lossless,
+                  AccountSlab* slab = nullptr);
+  // A copy has accounts of its own (a slab's are shared by the switches that took them).
+  SharedBufferMmu(const SharedBufferMmu& other);
+  SharedBufferMmu& operator=(const SharedBufferMmu& other);
+  SharedBufferMmu(SharedBufferMmu&&) = default;
+  SharedBufferMmu& operator=(SharedBufferMmu&&) = default;
 
   // Accounts an arriving packet; false means it must be dropped (nothing is accounted then). The shared
   // buffer does not depend on the egress port.
@@ -39,7 +48,11 @@ class SharedBufferMmu final : public BufferModel {
   }
   // Starts fetching the account of (port, prio) (SwitchPath::prefetch_arrival).
   [[gnu::always_inline]] void prefetch_account(std::uint16_t port, std::uint8_t prio) const {
-    __builtin_prefetch(&slots_[slot(port, prio)]);
+    __builtin_prefetch(account_address(port, prio));
+  }
+  // Where the account of (port, prio) is (its layout: AccountSlab).
+  const void* account_address(std::uint16_t port, std::uint8_t prio) const {
+    return &slots_[slot(port, prio)];
   }
   bool paused(std::uint16_t port, std::uint8_t prio) const override {
     return slots_[slot(port, prio)].paused;
@@ -69,9 +82,12 @@ class SharedBufferMmu final : public BufferModel {
   std::size_t port_count() const { return ports_.size(); }
 
  private:
-  static std::size_t slot(std::uint16_t port, std::uint8_t prio) {
-    return std::size_t{port} * kPriorities + prio;
-  }
+  // Priority-major, `stride_` accounts apart: a fabric's packets are nearly all of one or two priorities, and
+  // in a slab the accounts of one priority of all its switches' ports are side by side (a few hundred 4 KiB
+  // pages at 8,192 hosts, where the switches' own allocations put every switch's on a page of its own: a page
+  // walk per packet-hop in three, docs/performance.md "Fourteenth pass").
+  std::size_t slot(std::uint16_t port, std::uint8_t prio) const { return std::size_t{prio} * stride_ + port; }
+  void own_accounts(std::size_t ports);
 
   // What it needs of the switch configuration, together (read for every packet).
   struct Thresholds {
@@ -93,12 +109,28 @@ class SharedBufferMmu final : public BufferModel {
   // The slot's bytes in the shared pool (beyond its reserve). As a min, not a ternary gcc makes a
   // mispredicted branch in the packet path (see free_bytes()).
   Bytes beyond_reserve(const Slot& sl) const { return sl.ingress - std::min(sl.ingress, cfg_.reserve_bytes); }
-  std::vector<Slot> slots_;
+  std::shared_ptr<Slot[]> storage_;  // the slab's or its own
+  Slot* slots_ = nullptr;            // the account of (port 0, priority 0)
+  std::size_t stride_ = 0;           // accounts between one priority's and the next
   Bytes shared_pool_ = 0;
   Bytes shared_used_ = 0;
   Bytes total_headroom_ = 0;
   Bytes total_reserve_ = 0;
   bool lossless_ = true;
+};
+
+// The accounts of the shared buffers of several switches (a partition's) in one allocation, priority-major
+// over all of them. Count every switch's ports first, then each takes its own.
+class SharedBufferMmu::AccountSlab {
+ public:
+  void count_ports(std::size_t ports);
+  std::size_t ports() const { return ports_; }
+
+ private:
+  friend class SharedBufferMmu;
+  std::shared_ptr<Slot[]> storage_;
+  std::size_t ports_ = 0;
+  std::size_t taken_ = 0;
 };
 
 // The packet path's calls, inline: the switch path calls them on this final class for every packet (and

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/error.h"
+
 namespace lossless {
 namespace {
 
@@ -41,6 +43,58 @@ TEST(SharedBufferMmu, ReserveThenSharedThenPauseAtDynamicThreshold) {
   for (int i = 0; i < packets && !mmu.should_resume(0, 3); ++i) mmu.release(0, 3, 1000);
   EXPECT_TRUE(mmu.should_resume(0, 3));
   EXPECT_LE(mmu.shared_used(0, 3) + 3072, mmu.threshold(0));
+}
+
+// A partition's switches keep their accounts in one slab: apart, and one priority's side by side over all of
+// them (so that a fabric's packets, nearly all of one priority, touch few pages).
+TEST(SharedBufferMmu, SwitchesOfOneSlabKeepTheirOwnAccountsOnePrioritySideBySide) {
+  SharedBufferMmu::AccountSlab slab;
+  slab.count_ports(2);
+  slab.count_ports(3);
+  SharedBufferMmu a(small_switch(), {{50'000, 0.125}, {50'000, 0.125}}, true, &slab);
+  SharedBufferMmu b(small_switch(), {{50'000, 0.25}, {50'000, 0.25}, {50'000, 0.25}}, true, &slab);
+  ASSERT_TRUE(a.admit(1, 3, 1000));
+  ASSERT_TRUE(b.admit(0, 3, 700));
+  ASSERT_TRUE(b.admit(2, 1, 300));
+  EXPECT_EQ(a.ingress_bytes(1, 3), 1000u);
+  EXPECT_EQ(b.ingress_bytes(0, 3), 700u);
+  EXPECT_EQ(b.ingress_bytes(2, 1), 300u);
+  for (std::uint16_t port = 0; port < 2; ++port)
+    for (std::uint8_t prio = 0; prio < kPriorities; ++prio)
+      if (!(port == 1 && prio == 3)) {
+        EXPECT_EQ(a.ingress_bytes(port, prio), 0u) << port << " " << int{prio};
+      }
+  const auto* a1 = static_cast<const char*>(a.account_address(1, 3));
+  EXPECT_EQ(
+      static_cast<const char*>(b.account_address(0, 3)) - a1,
+      static_cast<const char*>(a.account_address(1, 3)) - static_cast<const char*>(a.account_address(0, 3)));
+  EXPECT_EQ(
+      static_cast<const char*>(b.account_address(2, 3)) - static_cast<const char*>(a.account_address(0, 3)),
+      4 * (a1 - static_cast<const char*>(a.account_address(0, 3))));
+  // A switch counted after the slab was taken from, or one taking more ports than were counted, is a bug.
+  EXPECT_THROW(slab.count_ports(1), InternalError);
+  SharedBufferMmu::AccountSlab small;
+  small.count_ports(1);
+  EXPECT_THROW(SharedBufferMmu(small_switch(), {{50'000, 0.125}, {50'000, 0.125}}, true, &small),
+               InternalError);
+}
+
+// A copy (a scheme's buffer built from the switch's) has accounts of its own.
+TEST(SharedBufferMmu, ACopyHasItsOwnAccounts) {
+  SharedBufferMmu::AccountSlab slab;
+  slab.count_ports(2);
+  SharedBufferMmu a(small_switch(), {{50'000, 0.125}, {50'000, 0.125}}, true, &slab);
+  ASSERT_TRUE(a.admit(0, 3, 1000));
+  SharedBufferMmu copy = a;
+  ASSERT_TRUE(copy.admit(0, 3, 500));
+  copy.release(0, 3, 1000);
+  EXPECT_EQ(a.ingress_bytes(0, 3), 1000u);
+  EXPECT_EQ(copy.ingress_bytes(0, 3), 500u);
+  SharedBufferMmu assigned;
+  assigned = a;
+  a.release(0, 3, 1000);
+  EXPECT_EQ(assigned.ingress_bytes(0, 3), 1000u);
+  EXPECT_EQ(a.ingress_bytes(0, 3), 0u);
 }
 
 TEST(SharedBufferMmu, StaticThresholds) {

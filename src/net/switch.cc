@@ -42,7 +42,7 @@ void Switch::configure() {
     if (i == ecn_.size()) ecn_.push_back(e);
     ecn_of_port_.push_back(static_cast<std::uint16_t>(i));
   }
-  mmu = SharedBufferMmu(cfg, setup, lossless_);
+  mmu = SharedBufferMmu(cfg, setup, lossless_, &partition_.buffer_accounts);
   custom_queues_.resize(ports.size());
   custom_queues_owner_.resize(ports.size());
   custom_buffer_ = cfg.architecture_factory->create_buffer(*this);
