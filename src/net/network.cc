@@ -78,17 +78,22 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
   routes_ = RoutingTable(topo_, node_ports_);
 
   // Only this rank's nodes are built; the others stay null.
+  std::size_t local_nics = 0, local_switch_count = 0;
+  for (std::uint32_t n = 0; n < topo_.nodes(); ++n)
+    if (is_local(n)) ++(topo_.is_host(n) ? local_nics : local_switch_count);
+  nic_arena_.reserve(local_nics);
+  switch_arena_.reserve(local_switch_count);
   nics_.resize(topo_.hosts);
   for (std::uint32_t h = 0; h < topo_.hosts; ++h)
     if (is_local(h)) {
-      nics_[h] = std::make_unique<RdmaNic>(*this, h);
+      nics_[h] = nic_arena_.make(*this, h);
       local_hosts_.push_back(h);
     }
   switches_.resize(topo_.switches);
   for (std::uint32_t s = 0; s < topo_.switches; ++s)
     if (is_local(topo_.switch_node(s))) {
-      switches_[s] = std::make_unique<Switch>(*this, s, topo_.switch_node(s),
-                                              node_ports_[topo_.switch_node(s)].peer.size());
+      switches_[s] =
+          switch_arena_.make(*this, s, topo_.switch_node(s), node_ports_[topo_.switch_node(s)].peer.size());
       local_switches_.push_back(switches_[s].get());
       partition_of(topo_.switch_node(s))
           .buffer_accounts.count_ports(node_ports_[topo_.switch_node(s)].peer.size());

@@ -14,6 +14,7 @@
 #include "net/config.h"
 #include "net/congestion_control.h"
 #include "net/net_counters.h"
+#include "net/node_arena.h"
 #include "net/packet.h"
 #include "net/packet_layout.h"
 #include "net/partition.h"
@@ -258,8 +259,11 @@ class Network {
   unsigned clock_shift_ = 0;            // node n's clock is node_clocks_[n << clock_shift_]
   std::vector<NodePorts> node_ports_;
   RoutingTable routes_;
-  std::vector<std::unique_ptr<RdmaNic>> nics_;
-  std::vector<std::unique_ptr<Switch>> switches_;
+  // The nodes of this rank, each kind side by side (NodeArena); the arenas outlive the pointers.
+  NodeArena<RdmaNic> nic_arena_;
+  NodeArena<Switch> switch_arena_;
+  std::vector<NodeArena<RdmaNic>::Ptr> nics_;
+  std::vector<NodeArena<Switch>::Ptr> switches_;
   RateBps max_host_rate_ = 0;
   bool routes_per_flow_ = true;  // every switch routes a flow's packets one way (net/routing_policy.h)
   TimePs max_base_rtt_ps_ = 0;
