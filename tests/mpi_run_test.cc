@@ -6,13 +6,16 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "test_util.h"
+#include "topo/partitioning.h"
 
 namespace lossless::test {
 namespace {
@@ -193,6 +196,72 @@ TEST(MpiRunWhole, FabricCasesRunOnRankZeroWithTheOutputsOfOneProcess) {
               simulation_summary(dir + "/" + two + "/summary.json"))
         << c.name;
   }
+}
+
+// summary.json's headroom_drops object, whole (one line).
+std::string headroom_drops_json(const std::string& summary_path) {
+  const std::string s = slurp(summary_path);
+  const auto at = s.find("\"headroom_drops\"");
+  if (at == std::string::npos) return "";
+  return s.substr(at, s.find('\n', at) - at);
+}
+
+// Two racks of five hosts, each leaf with its own rank; rack 1's incast (h6-h9 to h5) starts at 0, rack 0's
+// (h1-h4 to h0) is added after this.
+constexpr const char* kTwoRacks = R"(
+topology: {type: leaf_spine, leaves: 2, spines: 1, hosts_per_leaf: 5, host_link: {rate: 100Gbps, delay: 2us}, fabric_link: {rate: 100Gbps, delay: 2us}}
+switch: {buffer: 1MB, pfc: {headroom: 4000B}}
+cc: {algorithm: none}
+stop: 2ms
+workload:
+  - {type: incast, receiver: 5, senders: 6-9, size: 500KB, start: 0ns}
+)";
+
+// The ranks' headroom drops merge as partitions' do (NetCounters::add after the counters travel as bytes,
+// Network::combine_ranks): the count summed, the first drop the earliest, then the lowest switch, port and
+// priority. Physics.HeadroomDropsAreReportedAlikeOnOneThreadAndOnTwoThatBothDrop's two racks, each with an
+// incast inside it and a 4000-byte headroom (53208 B needed), one leaf per rank: at the same time the lower
+// switch's drop is the first (rank 0's), with rack 0 starting 1 us later rank 1's leaf's.
+TEST(MpiRunHeadroomDrops, TwoRanksThatBothDropReportWhatOneProcessReports) {
+  SKIP_WITHOUT_MPI();
+  const std::string dir = temp_dir("mpi_headroom_drops");
+  const struct {
+    const char* name;
+    const char* start0;  // rack 0's incast
+    const char* first;   // the switch of the first drop
+  } cases[] = {{"tie", "0ns", "s0"}, {"rack1_first", "1us", "s1"}};
+  std::string first_time[2];
+  for (int k = 0; k < 2; ++k) {
+    const auto& c = cases[k];
+    const std::string yaml = std::string(c.name) + ".yaml";
+    write(dir + "/" + yaml,
+          std::string(kTwoRacks) +
+              "  - {type: incast, receiver: 0, senders: 1-4, size: 500KB, start: " + c.start0 + "}\n");
+    testing::internal::CaptureStderr();  // validation's warning about the small headroom
+    const Scenario sc = load_scenario(dir + "/" + yaml, ScenarioOverrides{});
+    testing::internal::GetCapturedStderr();
+    const std::string one = std::string("one_") + c.name;
+    const Cli a = shell(dir, bin() + " run " + yaml + " -o " + one + " --quiet");
+    ASSERT_EQ(a.status, 0) << c.name << ": " << a.err;
+    const std::string drops = headroom_drops_json(dir + "/" + one + "/summary.json");
+    EXPECT_NE(drops.find("\"switch\": \"" + std::string(c.first) + "\", "), std::string::npos) << drops;
+    EXPECT_NE(drops.find("\"headroom_bytes\": 4000, \"needed_bytes\": 53208}"), std::string::npos) << drops;
+    const auto t = drops.find("\"time_ns\": ");
+    ASSERT_NE(t, std::string::npos) << drops;
+    first_time[k] = drops.substr(t, drops.find(',', t) - t);
+    // Leaf s0 (with its hosts) on rank 0, leaf s1 on rank 1 (two ranks of one partition each).
+    const std::vector<std::uint8_t> rank = split_nodes(sc.topology, 2, 2);
+    EXPECT_EQ(rank[sc.topology.switch_node(0)], 0) << c.name;
+    EXPECT_EQ(rank[sc.topology.switch_node(1)], 1) << c.name;
+    const std::string two = std::string("two_") + c.name;
+    const Cli b = shell(dir, mpirun(2) + bin() + " run " + yaml + " -o " + two + " --quiet");
+    ASSERT_EQ(b.status, 0) << c.name << ": " << b.err;
+    EXPECT_NE(slurp(dir + "/" + two + "/summary.json").find("\"ranks\": 2"), std::string::npos) << c.name;
+    EXPECT_EQ(drops, headroom_drops_json(dir + "/" + two + "/summary.json")) << c.name;
+  }
+  // Rack 1's incast is the same in both cases and shares no traffic with rack 0: its first drop (rank 1's,
+  // reported in rack1_first) is at the time of the tie's, so in the tie both ranks drop first at that time.
+  EXPECT_EQ(first_time[0], first_time[1]);
 }
 
 // Runs longer than the tests wait: a rank is stopped in the middle of it.

@@ -390,6 +390,21 @@ def times(q, none):
     return none if q is None else f"x{q:.3f}"
 
 
+def fig9_plot(label, st):
+    """Fig. 9's bars for one workload: RCM's and DCQCN's mean FCT by class (paired_stats of the two runs). A class
+    with no flow finished in both runs has no mean: its bars are left out (null, which tools/charts.py does not
+    draw) and its name says why, never a 0.0 us bar (on a log axis)."""
+    cats = []
+    for c in FIG9_CLASSES:
+        r = st["rcm"][c]
+        cats.append(c if r["over"] else f"{c}: {'no such flows' if not r['n'] else 'none finished in both runs'}")
+    return {"title": f"Fig. 9: {label}, mean FCT by flow size (the flows both runs finished)", "type": "bars",
+            "ylabel": "mean FCT (us)", "ylog": True, "categories": cats,
+            "series": [{"label": k.upper(),
+                        "y": [round(st[k][c]["fct_us"], 2) if st[k][c]["over"] else None for c in FIG9_CLASSES]}
+                       for k in ("rcm", "dcqcn")]}
+
+
 def fig9(out_dir, full):
     """(d). Each comparison is paired: RCM's (or go-back-N's) and DCQCN's mean FCT over the flows both runs finished
     (a run that finishes more elephants would otherwise hold more long flows in its mean)."""
@@ -419,10 +434,7 @@ def fig9(out_dir, full):
                       f"{times(gains[(wl, 'gbn')], NO_MICE)} / {times(gall, NO_FLOW)}; "
                       f"{pk['retransmitted_bytes'] / 1e6:.2f}; "
                       f"finished {g['all']['done']} of {g['all']['n']}", "-"))
-        plots.append({"title": f"Fig. 9: {label}, mean FCT by flow size (the flows both runs finished)", "type": "bars",
-                      "ylabel": "mean FCT (us)", "ylog": True, "categories": cats,
-                      "series": [{"label": k.upper(), "y": [round(st[k][c]["fct_us"], 2) for c in cats]}
-                                 for k in ("rcm", "dcqcn")]})
+        plots.append(fig9_plot(label, st))
     dur, _ = durations(full)
     m = {wl: gains[(wl, "mice (<1MB)")] for wl in ("enterprise", "datamining")}
     a = {wl: gains[(wl, "all")] for wl in ("enterprise", "datamining")}
