@@ -6,53 +6,44 @@
 
 namespace lossless {
 
-void SharedBufferMmu::own_accounts(std::size_t ports) {
-  storage_ = std::make_shared<Slot[]>(ports * kPriorities);
-  slots_ = storage_.get();
-  stride_ = ports;
-}
-
-SharedBufferMmu::SharedBufferMmu(const SharedBufferMmu& other) { *this = other; }
-
-SharedBufferMmu& SharedBufferMmu::operator=(const SharedBufferMmu& other) {
-  if (this == &other) return *this;
-  cfg_ = other.cfg_;
-  ports_ = other.ports_;
-  shared_pool_ = other.shared_pool_;
-  shared_used_ = other.shared_used_;
-  total_headroom_ = other.total_headroom_;
-  total_reserve_ = other.total_reserve_;
-  lossless_ = other.lossless_;
-  own_accounts(ports_.size());
-  for (std::size_t port = 0; port < ports_.size(); ++port)
-    for (std::uint8_t prio = 0; prio < kPriorities; ++prio) {
-      const auto p = static_cast<std::uint16_t>(port);
-      slots_[slot(p, prio)] = other.slots_[other.slot(p, prio)];
-    }
-  return *this;
-}
-
 void SharedBufferMmu::AccountSlab::count_ports(std::size_t ports) {
   LOSSLESS_CHECK(!storage_, "a switch counted into an account slab already taken from");
   ports_ += ports;
 }
 
+SharedBufferMmu::Accounts::Accounts(std::size_t port_count, AccountSlab* slab) : ports(port_count) {
+  if (slab) {
+    LOSSLESS_CHECK(slab->taken_ + ports <= slab->ports_, "an account slab smaller than its switches");
+    if (!slab->storage_) slab->storage_ = std::make_shared<Slot[]>(slab->ports_ * kPriorities);
+    storage = slab->storage_;
+    base = storage.get() + slab->taken_;
+    stride = slab->ports_;
+    slab->taken_ += ports;
+  } else {
+    storage = std::make_shared<Slot[]>(ports * kPriorities);
+    base = storage.get();
+    stride = ports;
+  }
+}
+
+SharedBufferMmu::Accounts::Accounts(const Accounts& other) : Accounts(other.ports, nullptr) {
+  for (std::size_t prio = 0; prio < kPriorities; ++prio)
+    for (std::size_t port = 0; port < ports; ++port)
+      base[prio * stride + port] = other.base[prio * other.stride + port];
+}
+
+SharedBufferMmu::Accounts& SharedBufferMmu::Accounts::operator=(const Accounts& other) {
+  if (this != &other) *this = Accounts(other);
+  return *this;
+}
+
 SharedBufferMmu::SharedBufferMmu(const SwitchConfig& cfg, const std::vector<PortSetup>& ports, bool lossless,
                                  AccountSlab* slab)
     : cfg_{cfg.threshold, cfg.reserve_bytes, cfg.resume_offset_bytes}, ports_(ports), lossless_(lossless) {
-  if (slab) {
-    LOSSLESS_CHECK(slab->taken_ + ports.size() <= slab->ports_, "an account slab smaller than its switches");
-    if (!slab->storage_) slab->storage_ = std::make_shared<Slot[]>(slab->ports_ * kPriorities);
-    storage_ = slab->storage_;
-    slots_ = storage_.get() + slab->taken_;
-    stride_ = slab->ports_;
-    slab->taken_ += ports.size();
-  } else {
-    own_accounts(ports.size());
-  }
+  acc_ = Accounts(ports.size(), slab);
   for (std::size_t port = 0; port < ports_.size(); ++port)
     for (std::uint8_t prio = 0; prio < kPriorities; ++prio) {
-      Slot& sl = slots_[slot(static_cast<std::uint16_t>(port), prio)];
+      Slot& sl = acc_.base[slot(static_cast<std::uint16_t>(port), prio)];
       sl = Slot{};
       sl.alpha = ports_[port].alpha;
     }

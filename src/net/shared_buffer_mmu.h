@@ -28,13 +28,9 @@ class SharedBufferMmu final : public BufferModel {
   SharedBufferMmu() = default;
   // `lossless`: beyond the threshold packets go to headroom (the flow-control policy pauses); else tail drop.
   // With a slab, the accounts live there (with those of the slab's other switches); else in their own memory.
+  // A copy has accounts of its own (Accounts).
   SharedBufferMmu(const SwitchConfig& cfg, const std::vector<PortSetup>& ports, bool lossless,
                   AccountSlab* slab = nullptr);
-  // A copy has accounts of its own (a slab's are shared by the switches that took them).
-  SharedBufferMmu(const SharedBufferMmu& other);
-  SharedBufferMmu& operator=(const SharedBufferMmu& other);
-  SharedBufferMmu(SharedBufferMmu&&) = default;
-  SharedBufferMmu& operator=(SharedBufferMmu&&) = default;
 
   // Accounts an arriving packet; false means it must be dropped (nothing is accounted then). The shared
   // buffer does not depend on the egress port.
@@ -44,7 +40,7 @@ class SharedBufferMmu final : public BufferModel {
   bool should_pause(std::uint16_t port, std::uint8_t prio) const override;
   bool should_resume(std::uint16_t port, std::uint8_t prio) const override;
   void set_paused(std::uint16_t port, std::uint8_t prio, bool paused) override {
-    slots_[slot(port, prio)].paused = paused;
+    acc_.base[slot(port, prio)].paused = paused;
   }
   // Starts fetching the account of (port, prio) (SwitchPath::prefetch_arrival).
   [[gnu::always_inline]] void prefetch_account(std::uint16_t port, std::uint8_t prio) const {
@@ -52,10 +48,10 @@ class SharedBufferMmu final : public BufferModel {
   }
   // Where the account of (port, prio) is (its layout: AccountSlab).
   const void* account_address(std::uint16_t port, std::uint8_t prio) const {
-    return &slots_[slot(port, prio)];
+    return &acc_.base[slot(port, prio)];
   }
   bool paused(std::uint16_t port, std::uint8_t prio) const override {
-    return slots_[slot(port, prio)].paused;
+    return acc_.base[slot(port, prio)].paused;
   }
   // A min, not `used < pool ? pool - used : 0`: gcc made that a branch in the packet path, where with the
   // tests around it it mispredicted ~1.4 M times in fat320 DCQCN's first 0.6 ms (cachegrind; -2 to -7 % wall,
@@ -64,13 +60,13 @@ class SharedBufferMmu final : public BufferModel {
 
   Bytes threshold(std::uint16_t port) const;
   Bytes shared_used(std::uint16_t port, std::uint8_t prio) const {
-    return beyond_reserve(slots_[slot(port, prio)]);
+    return beyond_reserve(acc_.base[slot(port, prio)]);
   }
   Bytes ingress_bytes(std::uint16_t port, std::uint8_t prio) const override {
-    return slots_[slot(port, prio)].ingress;
+    return acc_.base[slot(port, prio)].ingress;
   }
   Bytes headroom_used(std::uint16_t port, std::uint8_t prio) const {
-    return slots_[slot(port, prio)].headroom;
+    return acc_.base[slot(port, prio)].headroom;
   }
   Bytes shared_pool_bytes() const { return shared_pool_; }
   Bytes total_shared_used() const { return shared_used_; }
@@ -82,12 +78,13 @@ class SharedBufferMmu final : public BufferModel {
   std::size_t port_count() const { return ports_.size(); }
 
  private:
-  // Priority-major, `stride_` accounts apart: a fabric's packets are nearly all of one or two priorities, and
-  // in a slab the accounts of one priority of all its switches' ports are side by side (a few hundred 4 KiB
-  // pages at 8,192 hosts, where the switches' own allocations put every switch's on a page of its own: a page
-  // walk per packet-hop in three, docs/performance.md "Fourteenth pass").
-  std::size_t slot(std::uint16_t port, std::uint8_t prio) const { return std::size_t{prio} * stride_ + port; }
-  void own_accounts(std::size_t ports);
+  // Priority-major, `acc_.stride` accounts apart: a fabric's packets are nearly all of one or two priorities,
+  // and in a slab the accounts of one priority of all its switches' ports are side by side (a few hundred 4
+  // KiB pages at 8,192 hosts, where the switches' own allocations put every switch's on a page of its own: a
+  // page walk per packet-hop in three, docs/performance.md "Fourteenth pass").
+  std::size_t slot(std::uint16_t port, std::uint8_t prio) const {
+    return std::size_t{prio} * acc_.stride + port;
+  }
 
   // What it needs of the switch configuration, together (read for every packet).
   struct Thresholds {
@@ -109,9 +106,21 @@ class SharedBufferMmu final : public BufferModel {
   // The slot's bytes in the shared pool (beyond its reserve). As a min, not a ternary gcc makes a
   // mispredicted branch in the packet path (see free_bytes()).
   Bytes beyond_reserve(const Slot& sl) const { return sl.ingress - std::min(sl.ingress, cfg_.reserve_bytes); }
-  std::shared_ptr<Slot[]> storage_;  // the slab's or its own
-  Slot* slots_ = nullptr;            // the account of (port 0, priority 0)
-  std::size_t stride_ = 0;           // accounts between one priority's and the next
+  // Where the accounts are (their own memory or a slab's). A copy owns a copy of them: a slab's are shared
+  // only by the switches that took them from it.
+  struct Accounts {
+    Accounts() = default;
+    Accounts(std::size_t port_count, AccountSlab* slab);
+    Accounts(const Accounts& other);
+    Accounts& operator=(const Accounts& other);
+    Accounts(Accounts&&) = default;
+    Accounts& operator=(Accounts&&) = default;
+    std::shared_ptr<Slot[]> storage;
+    Slot* base = nullptr;    // the account of (port 0, priority 0)
+    std::size_t stride = 0;  // accounts between one priority's and the next
+    std::size_t ports = 0;
+  };
+  Accounts acc_;
   Bytes shared_pool_ = 0;
   Bytes shared_used_ = 0;
   Bytes total_headroom_ = 0;
@@ -124,7 +133,6 @@ class SharedBufferMmu final : public BufferModel {
 class SharedBufferMmu::AccountSlab {
  public:
   void count_ports(std::size_t ports);
-  std::size_t ports() const { return ports_; }
 
  private:
   friend class SharedBufferMmu;
@@ -144,7 +152,7 @@ class SharedBufferMmu::AccountSlab {
 
 [[gnu::always_inline]] inline bool SharedBufferMmu::admit(std::uint16_t port, std::uint8_t prio, Bytes bytes,
                                                           std::uint16_t) {
-  Slot& sl = slots_[slot(port, prio)];
+  Slot& sl = acc_.base[slot(port, prio)];
   Bytes new_bytes = sl.ingress + bytes;
   if (new_bytes <= cfg_.reserve_bytes) {
     sl.ingress = new_bytes;
@@ -169,7 +177,7 @@ class SharedBufferMmu::AccountSlab {
 
 [[gnu::always_inline]] inline void SharedBufferMmu::release(std::uint16_t port, std::uint8_t prio,
                                                             Bytes bytes, std::uint16_t) {
-  Slot& sl = slots_[slot(port, prio)];
+  Slot& sl = acc_.base[slot(port, prio)];
   Bytes from_headroom = std::min(sl.headroom, bytes);
   sl.headroom -= from_headroom;
   Bytes rest = bytes - from_headroom;
@@ -180,7 +188,7 @@ class SharedBufferMmu::AccountSlab {
 
 [[gnu::always_inline]] inline bool SharedBufferMmu::should_pause(std::uint16_t port,
                                                                  std::uint8_t prio) const {
-  const Slot& sl = slots_[slot(port, prio)];
+  const Slot& sl = acc_.base[slot(port, prio)];
   if (sl.paused) return false;
   if (sl.headroom > 0) return true;
   if (cfg_.threshold == PfcThreshold::kStatic) return sl.ingress >= ports_[port].xoff_bytes;
@@ -193,7 +201,7 @@ class SharedBufferMmu::AccountSlab {
 
 [[gnu::always_inline]] inline bool SharedBufferMmu::should_resume(std::uint16_t port,
                                                                   std::uint8_t prio) const {
-  const Slot& sl = slots_[slot(port, prio)];
+  const Slot& sl = acc_.base[slot(port, prio)];
   if (!sl.paused || sl.headroom > 0) return false;
   if (cfg_.threshold == PfcThreshold::kStatic) return sl.ingress < ports_[port].xon_bytes;
   const Bytes used = beyond_reserve(sl);
