@@ -6,10 +6,8 @@
 #include "net/invariants.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <deque>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -34,11 +32,7 @@ std::pair<std::string, std::string> run_violation(const std::string& yaml, const
 }
 
 // Where test::run_yaml(yaml, tag) writes its outputs.
-std::string out_dir(const std::string& tag) {
-  return (std::filesystem::temp_directory_path() / ("lossless-test-" + std::to_string(::getpid())) / tag /
-          "out")
-      .string();
-}
+std::string out_dir(const std::string& tag) { return test::scratch_path(tag) + "/out"; }
 
 std::string read_file(const std::string& path) { return test::slurp(path); }
 

@@ -1,5 +1,6 @@
 #include "test_util.h"
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,9 +12,40 @@
 
 namespace lossless::test {
 
+namespace {
+
+// This process's scratch folder: ctest runs every test as a process of its own, so a folder per pid.
+std::filesystem::path scratch_base() {
+  return std::filesystem::temp_directory_path() / ("lossless-test-" + std::to_string(::getpid()));
+}
+
+// Removes the scratch folder when the test program ends, unless a test failed: then its outputs are what the
+// failure is about, and the folder stays, named on stderr. Without this every test run left one folder per
+// test in $TMPDIR (9,596 of them, 8.8 GB, on the project's machine).
+class ScratchCleanup : public ::testing::EmptyTestEventListener {
+  void OnTestProgramEnd(const ::testing::UnitTest& unit) override {
+    const std::filesystem::path base = scratch_base();
+    std::error_code ec;
+    if (!std::filesystem::exists(base, ec)) return;
+    if (unit.Passed())
+      std::filesystem::remove_all(base, ec);
+    else
+      std::fprintf(stderr, "lossless tests: a test failed; its scratch folder is kept: %s\n", base.c_str());
+  }
+};
+
+// Registered before main (gtest_main) runs the tests; GoogleTest owns and deletes the listener.
+[[maybe_unused]] const bool kScratchCleanupRegistered = [] {
+  ::testing::UnitTest::GetInstance()->listeners().Append(new ScratchCleanup);
+  return true;
+}();
+
+}  // namespace
+
+std::string scratch_path(const std::string& tag) { return (scratch_base() / tag).string(); }
+
 std::string temp_dir(const std::string& tag) {
-  auto base = std::filesystem::temp_directory_path() / ("lossless-test-" + std::to_string(::getpid()));
-  auto dir = base / tag;
+  auto dir = scratch_base() / tag;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();

@@ -16,7 +16,11 @@ struct RunOutput {
   std::string read(const std::string& name) const;
 };
 
+// A fresh, empty scratch folder for `tag`, in this process's folder of $TMPDIR, which is removed when the
+// test program ends unless a test failed.
 std::string temp_dir(const std::string& tag);
+// Where temp_dir(tag) is, without creating or clearing it.
+std::string scratch_path(const std::string& tag);
 RunOutput run_yaml(const std::string& yaml, const std::string& tag,
                    const std::vector<std::pair<std::string, std::string>>& sets = {}, unsigned threads = 1);
 // A numeric CSV field.

@@ -19,11 +19,22 @@
 
 namespace lossless::fuzz {
 
+inline std::filesystem::path work_dir_path() {
+  return std::filesystem::temp_directory_path() / ("lossless-fuzz-" + std::to_string(::getpid()));
+}
+
+inline void remove_work_dir() {
+  std::error_code ec;
+  std::filesystem::remove_all(work_dir_path(), ec);
+}
+
 // A folder of this process for the files an input becomes.
 inline const std::string& work_dir() {
   static const std::string dir = [] {
-    auto d = std::filesystem::temp_directory_path() / ("lossless-fuzz-" + std::to_string(::getpid()));
+    const auto d = work_dir_path();
     std::filesystem::create_directories(d);
+    // Gone at a normal exit; a finding aborts, which leaves the files of the input that found it.
+    std::atexit(remove_work_dir);
     return d.string();
   }();
   return dir;
