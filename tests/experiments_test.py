@@ -27,17 +27,28 @@ def load_run(paper):
 FCT_COLUMNS = ["flow_id", "src", "dst", "size_bytes", "start_ns", "finish_ns", "fct_ns"]
 
 
-def write_run(folder, flows, retransmitted_bytes=0):
-    """A run's fct.csv from (size, fct_ns or None: unfinished) and a summary.json with its packet counters."""
+def write_run(folder, flows, retransmitted_bytes=0, summary=None):
+    """A run's fct.csv from (size, fct_ns or None: unfinished[, src, dst]; host 1 to host 0 if not given) and a
+    summary.json with its packet counters (and the keys of `summary`)."""
     os.makedirs(folder)
     with open(os.path.join(folder, "fct.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(FCT_COLUMNS)
-        for i, (size, fct) in enumerate(flows):
+        for i, (size, fct, *ends) in enumerate(flows):
+            src, dst = ends or (1, 0)
             start = 1000 * i
-            w.writerow([i, 1, 0, size, start, "" if fct is None else start + fct, "" if fct is None else fct])
+            w.writerow([i, src, dst, size, start, "" if fct is None else start + fct, "" if fct is None else fct])
     with open(os.path.join(folder, "summary.json"), "w") as f:
-        json.dump({"packets": {"retransmitted_bytes": retransmitted_bytes, "nacks": 0, "timeouts": 0}}, f)
+        json.dump({"packets": {"retransmitted_bytes": retransmitted_bytes, "nacks": 0, "timeouts": 0},
+                   **(summary or {})}, f)
+
+
+def plot_values_drawable(test, plot):
+    """What tools/charts.py accepts (its check needs matplotlib, absent here) and a log axis can show: per series a
+    y per category (bars) or per x (lines), each null or above 0."""
+    for s in plot["series"]:
+        test.assertEqual(len(s["y"]), len(plot["categories"]) if plot["type"] == "bars" else len(s["x"]))
+        test.assertTrue(all(v is None or (isinstance(v, (int, float)) and v > 0) for v in s["y"]), s["y"])
 
 
 class RcmFig9(unittest.TestCase):
@@ -103,6 +114,52 @@ class RcmFig9(unittest.TestCase):
         self.assertEqual(self.rcm.times(0.9123, "no mice finished in both runs"), "x0.912")
         self.assertEqual(self.rcm.times(None, "no mice finished in both runs"), "no mice finished in both runs")
 
+
+class PpfcFig18(unittest.TestCase):
+    """Fig. 18 plotted an empty bin's mean (NaN) as 0 on its log axis, its table showed "-" there and its "differs"
+    line "nan" (and a burst mean of 0.00 ms when no burst flow finished)."""
+
+    def setUp(self):
+        self.ppfc = load_run("ppfc")
+        self.tmp = tempfile.TemporaryDirectory()
+        # Made up: no flow of 1-10 MB in any run; an elephant none finishes; a 100 KB-1 MB flow only CaPFC does not
+        # finish; no burst flow (500 KB from hosts 1-16 to host 0) finished under CaPFC.
+        for fc, mid, burst in (("pfc", 700_000, 900_000), ("ppfc", 600_000, 800_000), ("capfc", None, None)):
+            write_run(os.path.join(self.tmp.name, f"datamining-{fc}"),
+                      [(5_000, 30_000, 20, 17), (50_000, 90_000, 21, 18), (400_000, mid, 22, 19),
+                       (20_000_000, None, 23, 17), (500_000, burst, 1, 0), (500_000, burst, 2, 0)])
+        self.lines, self.item = self.ppfc.fig18(self.tmp.name)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_the_table_names_a_bin_without_a_finished_flow(self):
+        means = {name: value for name, value, _ in self.lines if "DataMining mean FCT by size" in name}
+        self.assertEqual(means, {
+            "Fig. 18 DataMining mean FCT by size, PFC (ms)":
+                "0.03 / 0.09 / 0.70 / no such flows / no flow finished  (3/4 done)",
+            "Fig. 18 DataMining mean FCT by size, P-PFC (ms)":
+                "0.03 / 0.09 / 0.60 / no such flows / no flow finished  (3/4 done)",
+            "Fig. 18 DataMining mean FCT by size, CaPFC (ms)":
+                "0.03 / 0.09 / no flow finished / no such flows / no flow finished  (2/4 done)"})
+        bursts = [value for name, value, _ in self.lines if "burst flows" in name]
+        self.assertEqual(bursts, ["0.90 ms (2 flows)", "0.80 ms (2 flows)", "no burst flow finished"])
+        differs = self.item["differs"]
+        self.assertIn("100 KB-1 MB flows: 0.60 / no flow finished / 0.70 ms for P-PFC / CaPFC / PFC", differs)
+        self.assertIn(">= 10 MB no flow finished against no flow finished ms", differs)
+        self.assertIn("1-10 MB flows take no flow finished against no flow finished ms", differs)
+        self.assertNotIn("nan", differs)
+
+    def test_the_chart_has_no_bar_for_a_bin_without_a_finished_flow(self):
+        plot, = self.item["plots"]
+        self.assertTrue(plot["ylog"])
+        self.assertEqual([(s["label"], s["y"]) for s in plot["series"]],
+                         [("PFC", [0.03, 0.09, 0.7, None, None]), ("P-PFC", [0.03, 0.09, 0.6, None, None]),
+                          ("CaPFC", [0.03, 0.09, None, None, None])])
+        self.assertEqual(plot["categories"], ["<10KB", "10K-100K", "100K-1M: no flow finished (CaPFC)",
+                                              "1M-10M: no such flows", ">=10M: no flow finished"])
+        plot_values_drawable(self, plot)
+        json.dumps(self.item, allow_nan=False)  # results.json stays JSON (NaN is not)
 
 if __name__ == "__main__":
     sys.exit(unittest.main())
