@@ -745,8 +745,7 @@ def d_stats(out_dir, prefix):
 def long_stats(out, end_us):
     """Flows >= LONG_BYTES of one run: (avg FCT us, p99 FCT us, count, % of their lifetime after `end_us`, when
     the arrivals stop)."""
-    rows = [r for r in csv.DictReader(open(os.path.join(out, "fct.csv")))
-            if r["fct_ns"] and int(r["size_bytes"]) >= LONG_BYTES]
+    rows = [r for r in outputs.rows(out, "fct.csv") if r["fct_ns"] and int(r["size_bytes"]) >= LONG_BYTES]
     f = [float(r["fct_ns"]) / 1e3 for r in rows]
     life = sum(f)
     after = sum(max(0.0, float(r["finish_ns"]) / 1e3 - max(end_us, float(r["start_ns"]) / 1e3)) for r in rows)
