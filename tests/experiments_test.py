@@ -161,5 +161,83 @@ class PpfcFig18(unittest.TestCase):
         plot_values_drawable(self, plot)
         json.dumps(self.item, allow_nan=False)  # results.json stays JSON (NaN is not)
 
+class MercuryFatTree(unittest.TestCase):
+    """Figs. 11-14 (the fat tree, (d)) put a class without a finished flow on their log axes as NaN (round(nan, 2),
+    which results.json writes as NaN, no JSON value) and the table's per-run rows read "nan / nan"."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.mercury = m = load_run("mercury")
+        cls.tmp = tempfile.TemporaryDirectory()
+
+        unfinished = {("d", "WebSearch", "dcqcn", 0.7), ("d", "FB_Hadoop", "timely", 0.3)} | {
+            ("d-hpcc-code", "FB_Hadoop", "pacc", load) for load in m.LOADS}
+
+        def flows(scheme, cdf, load, prefix="d"):
+            # Made up: one short, one medium and (FB_Hadoop, WebSearch) one long flow per run, Mercury's 20 %
+            # faster; CacheFollower and WebServer without a long flow; the long flow unfinished in the runs of
+            # `unfinished` (prefix, workload, scheme, load).
+            sizes = [20_000, 300_000] + ([2_000_000] if cdf in ("FB_Hadoop", "WebSearch") else [])
+            speed = 0.8 if scheme == "mercury" else 1.0
+            return [(size, None if size >= m.LONG_BYTES and (prefix, cdf, scheme, load) in unfinished
+                     else int(speed * (size / 10 + 5_000))) for size in sizes]
+
+        def run(name, scheme, cdf, load, prefix="d"):
+            write_run(os.path.join(cls.tmp.name, name), flows(scheme, cdf, load, prefix),
+                      summary={"sim_time_ns": 1_000_000})
+
+        for prefix in ("d", "d-hpcc-code"):
+            for s, _ in m.SCHEMES:
+                for cdf in m.WORKLOADS:
+                    for load in m.LOADS:
+                        run(os.path.join(f"{prefix}-{s}", m.grid_name(cdf, load)), s, cdf, load, prefix)
+        for load in m.LOADS:  # the isolating runs of HPCC's and Mercury's FB_Hadoop long flows
+            for tag, _, _ in m.D_HPCC_ISO:
+                run(m.d_iso_name(tag, load), "hpcc", "FB_Hadoop", load)
+            run(m.d_merc_iso_name(load), "mercury", "FB_Hadoop", load)
+        for s in ("mercury", "hpcc"):
+            run(m.d_long_name(s), s, "FB_Hadoop", m.D_LONG_LOAD)
+        cls.lines, cls.items = m.fat_tree(cls.tmp.name, False)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def plots(self):
+        return {p["title"]: p for item in self.items for p in item["plots"]}
+
+    def test_the_line_plots_leave_out_a_class_without_a_finished_flow(self):
+        plots = self.plots()
+        self.assertEqual(len(plots), 16)
+        for what in ("average", "p99"):
+            # CacheFollower has no long flow: no point at all; WebSearch's: none for DCQCN at 70 %.
+            cache = plots[f"Fig. 13: CacheFollower, {what} FCT of long (>= 1 MB) flows"]
+            self.assertEqual([s["y"] for s in cache["series"]], [[None, None, None]] * 6)
+            search = plots[f"Fig. 14: WebSearch, {what} FCT of long (>= 1 MB) flows"]
+            self.assertEqual({s["label"]: s["y"] for s in search["series"]},
+                             {"Mercury": [164.0] * 3, "DCQCN": [205.0, 205.0, None], "TIMELY": [205.0] * 3,
+                              "HPCC": [205.0] * 3, "PACC": [205.0] * 3, "DCQCN+TCD": [205.0] * 3})
+        for plot in plots.values():
+            self.assertTrue(plot["ylog"])
+            plot_values_drawable(self, plot)
+        json.dumps(self.items, allow_nan=False)  # results.json stays JSON (NaN is not)
+
+    def test_the_table_names_a_class_without_a_finished_flow(self):
+        rows = {name: value for item in self.items for name, value, _ in item["rows"]}
+        self.assertEqual(rows["(d) DCQCN WebSearch 70 %: avg / p99 FCT all, short, long (us)"],
+                         "21 / 35 | 7 / 7 | no flow finished")
+        self.assertEqual(rows["(d) DCQCN WebSearch 50 %: avg / p99 FCT all, short, long (us)"],
+                         "82 / 205 | 7 / 7 | 205 / 205")
+        for s in ("Mercury", "DCQCN", "TIMELY", "HPCC", "PACC", "DCQCN+TCD"):
+            self.assertTrue(rows[f"(d) {s} CacheFollower 30 %: avg / p99 FCT all, short, long (us)"].endswith(
+                " | no flow finished"))
+        # The best reduction over the loads: of those with long flows under both (TIMELY's 30 % has none), or none.
+        self.assertEqual(rows["(d) FB_Hadoop long flows vs TIMELY: best avg / p99 FCT reduction"], "+20.0 / +20.0 %")
+        self.assertEqual(rows["(d) isolating, HPCC-code settings, 0.5 ms: FB_Hadoop long flows vs PACC: best avg / p99"],
+                         "no flow finished under both")
+        for text in list(rows.values()) + [item["differs"] for item in self.items]:
+            self.assertNotIn("nan", text)
+
+
 if __name__ == "__main__":
     sys.exit(unittest.main())
