@@ -239,5 +239,62 @@ class MercuryFatTree(unittest.TestCase):
             self.assertNotIn("nan", text)
 
 
+class RoccLargeScale(unittest.TestCase):
+    """Figs. 15-16 drew a size bin without a finished flow as a 0 bar on their log axis (`... if b[2] else 0`), and
+    the table did not say which bins had none."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.rocc = m = load_run("rocc")
+        cls.tmp = tempfile.TemporaryDirectory()
+        # Made up: a flow per size bin, each scheme's FCTs a little longer than RoCC's; no WebSearch flow of 10 MB or
+        # more finishes at 70 % load, and HPCC's 1-10 MB flow does not at FB_Hadoop 70 %.
+        for cdf, tag in m.WORKLOADS:
+            for load in (0.5, 0.7):
+                for k, cc in enumerate([c for c, _ in m.SCHEMES] + ["dcqcn-dynamic", "rocc-lqfg"]):
+                    flows = []
+                    for size, fct in ((5_000, 10_000), (50_000, 40_000), (500_000, 200_000), (5_000_000, 1_000_000),
+                                      (20_000_000, 4_000_000)):
+                        gone = (tag, load, size) == ("websearch", 0.7, 20_000_000) or \
+                               (tag, load, cc, size) == ("fbhadoop", 0.7, "hpcc", 5_000_000)
+                        flows.append((size, None if gone else fct * (10 + k) // 10))
+                    write_run(os.path.join(cls.tmp.name, "e", f"{cc}-{tag}-{int(load * 100)}"), flows,
+                              summary={"pfc": {"pause_frames": k}, "slowdown": {"mean": 1.5, "p99": 4.0}})
+        cls.lines, cls.items = m.large_scale(cls.tmp.name, False)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_the_bars_leave_out_a_bin_without_a_finished_flow(self):
+        plots = {p["title"]: p for p in self.items[0]["plots"]}
+        self.assertEqual(len(plots), 4)
+        labels = ["RoCC", "DCQCN", "DCQCN+PI", "HPCC", "TIMELY", "QCN", "BFC"]
+        for key, what in ((0, "average FCT"), (1, "p99 FCT")):
+            search = plots[f"Fig. {15 + key} (WebSearch, 70 % load, 5 ms): {what} by flow size"]
+            self.assertEqual([(s["label"], s["y"]) for s in search["series"]],
+                             [(lab, [10 + k, 40 + 4 * k, 200 + 20 * k, 1000 + 100 * k, None])
+                              for k, lab in enumerate(labels)])
+            self.assertEqual(search["categories"], ["<10K", "10K-100K", "100K-1M", "1M-10M", ">=10M: no flow finished"])
+            hadoop = plots[f"Fig. {15 + key} (FB_Hadoop, 70 % load, 5 ms): {what} by flow size"]
+            self.assertEqual([s["y"][3] for s in hadoop["series"]], [1000, 1100, 1200, None, 1400, 1500, 1600])
+            self.assertEqual(hadoop["categories"], ["<10K", "10K-100K", "100K-1M", "1M-10M: no flow finished (HPCC)",
+                                                    ">=10M"])
+        for plot in plots.values():
+            self.assertTrue(plot["ylog"])
+            plot_values_drawable(self, plot)
+        json.dumps(self.items, allow_nan=False)
+
+    def test_the_table_names_the_bins_without_a_finished_flow(self):
+        rows = {name: value for name, value, _ in self.lines}
+        row = "(e) {}, 5 ms, {}: p99 FCT / RoCC's over size bins; slowdown mean / p99; PFC pauses"
+        self.assertEqual(rows[row.format("WebSearch 70%", "DCQCN")],
+                         "1.10-1.10 (no flow finished: >=10M); 1.50 / 4.00; 1")
+        self.assertEqual(rows[row.format("FB_Hadoop 70%", "HPCC")],
+                         "1.30-1.30 (no flow finished: 1M-10M); 1.50 / 4.00; 3")
+        self.assertEqual(rows[row.format("FB_Hadoop 70%", "DCQCN")], "1.10-1.10; 1.50 / 4.00; 1")
+        self.assertEqual(rows[row.format("WebSearch 50%", "DCQCN")], "1.10-1.10; 1.50 / 4.00; 1")
+
+
 if __name__ == "__main__":
     sys.exit(unittest.main())
