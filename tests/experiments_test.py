@@ -296,5 +296,65 @@ class RoccLargeScale(unittest.TestCase):
         self.assertEqual(rows[row.format("WebSearch 50%", "DCQCN")], "1.10-1.10; 1.50 / 4.00; 1")
 
 
+class RccFatTree(unittest.TestCase):
+    """Fig. 9 (overall average FCT by load, log axis) wrote a run without a finished flow as NaN; Figs. 10-11 left an
+    empty size bin out of their bars already, but their table read "n/a/n/a" there."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.rcc = m = load_run("rcc-fattree")
+        cls.tmp = tempfile.TemporaryDirectory()
+        # Made up: WebSearch, a flow per size bin, RCC's FCTs 20 % below the others'; DCQCN's flow of 10 MB or more
+        # does not finish at 30 % load, and no flow of TIMELY's at 70 %.
+        cls.schemes, cls.loads, stats = ["rcc", "hpcc", "dcqcn", "timely"], [0.3, 0.5, 0.7], {}
+        for load in cls.loads:
+            for s in cls.schemes:
+                flows = [(size, None if (s, load) == ("timely", 0.7) or (s, load, size) == ("dcqcn", 0.3, 20_000_000)
+                          else fct * (10 if s == "rcc" else 12) // 10)
+                         for size, fct in ((5_000, 10_000), (50_000, 40_000), (500_000, 200_000),
+                                           (5_000_000, 1_000_000), (20_000_000, 4_000_000))]
+                folder = os.path.join(cls.tmp.name, m.case_name("WebSearch", load, s))
+                write_run(folder, flows, summary={"pfc": {"pause_frames": 0}, "drops": 0})
+                stats[("WebSearch", load, s)] = m.fct_stats(folder)
+        cls.overall = m.overall_item(stats, ["WebSearch"], cls.loads, cls.schemes, 1)
+        cls.by_size = m.by_size_item(stats, "WebSearch", 10, cls.loads, cls.schemes)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_fig9_leaves_out_a_run_without_a_finished_flow(self):
+        rows, item = self.overall
+        plot, = item["plots"]
+        self.assertTrue(plot["ylog"])
+        self.assertEqual({s["label"]: s["y"] for s in plot["series"]},
+                         {"RCC": [1050.0] * 3, "HPCC": [1260.0] * 3, "DCQCN": [375.0, 1260.0, 1260.0],
+                          "TIMELY": [1260.0, 1260.0, None]})
+        plot_values_drawable(self, plot)
+        values = {name: value for name, value, _ in rows}
+        self.assertEqual(values["WebSearch: TIMELY average FCT (us) at 30%, 50%, 70%"],
+                         "1260.0 / 1260.0 / no flow finished")
+        self.assertEqual(values["WebSearch: RCC's average FCT below TIMELY's"], "up to 17 % (min 17 %)")
+        json.dumps(item, allow_nan=False)
+
+    def test_figs10_11_name_a_bin_without_a_finished_flow(self):
+        rows, item = self.by_size
+        values = {name: value for name, value, _ in rows}
+        row = "WebSearch {}%: {} avg / p99 FCT (us) by size <10KB, 10K-100K, 100K-1M, 1M-10M, >=10M"
+        self.assertEqual(values[row.format(30, "DCQCN")], "12.0/12.0; 48.0/48.0; 240.0/240.0; 1200.0/1200.0; "
+                                                          "no flow finished")
+        self.assertEqual(values[row.format(70, "TIMELY")], "; ".join(["no flow finished"] * 5))
+        plots = {p["title"]: p for p in item["plots"]}
+        for what in ("average", "p99"):
+            plot = plots[f"Fig. 10 (WebSearch, 30 % load): {what} FCT by flow size"]
+            self.assertEqual(plot["categories"], ["<10KB", "10K-100K", "100K-1M", "1M-10M",
+                                                  ">=10M: no flow finished (DCQCN)"])
+            self.assertEqual([s["y"][4] for s in plot["series"]], [4000.0, 4800.0, None, 4800.0])
+        for plot in plots.values():
+            self.assertTrue(plot["ylog"])
+            plot_values_drawable(self, plot)
+        json.dumps(item, allow_nan=False)
+
+
 if __name__ == "__main__":
     sys.exit(unittest.main())
