@@ -27,17 +27,28 @@ def load_run(paper):
 FCT_COLUMNS = ["flow_id", "src", "dst", "size_bytes", "start_ns", "finish_ns", "fct_ns"]
 
 
-def write_run(folder, flows, retransmitted_bytes=0):
-    """A run's fct.csv from (size, fct_ns or None: unfinished) and a summary.json with its packet counters."""
+def write_run(folder, flows, retransmitted_bytes=0, summary=None):
+    """A run's fct.csv from (size, fct_ns or None: unfinished[, src, dst]; host 1 to host 0 if not given) and a
+    summary.json with its packet counters (and the keys of `summary`)."""
     os.makedirs(folder)
     with open(os.path.join(folder, "fct.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(FCT_COLUMNS)
-        for i, (size, fct) in enumerate(flows):
+        for i, (size, fct, *ends) in enumerate(flows):
+            src, dst = ends or (1, 0)
             start = 1000 * i
-            w.writerow([i, 1, 0, size, start, "" if fct is None else start + fct, "" if fct is None else fct])
+            w.writerow([i, src, dst, size, start, "" if fct is None else start + fct, "" if fct is None else fct])
     with open(os.path.join(folder, "summary.json"), "w") as f:
-        json.dump({"packets": {"retransmitted_bytes": retransmitted_bytes, "nacks": 0, "timeouts": 0}}, f)
+        json.dump({"packets": {"retransmitted_bytes": retransmitted_bytes, "nacks": 0, "timeouts": 0},
+                   **(summary or {})}, f)
+
+
+def plot_values_drawable(test, plot):
+    """What tools/charts.py accepts (its check needs matplotlib, absent here) and a log axis can show: per series a
+    y per category (bars) or per x (lines), each null or above 0."""
+    for s in plot["series"]:
+        test.assertEqual(len(s["y"]), len(plot["categories"]) if plot["type"] == "bars" else len(s["x"]))
+        test.assertTrue(all(v is None or (isinstance(v, (int, float)) and v > 0) for v in s["y"]), s["y"])
 
 
 class RcmFig9(unittest.TestCase):
@@ -102,6 +113,247 @@ class RcmFig9(unittest.TestCase):
     def test_times_never_reads_a_ratio_of_nothing(self):
         self.assertEqual(self.rcm.times(0.9123, "no mice finished in both runs"), "x0.912")
         self.assertEqual(self.rcm.times(None, "no mice finished in both runs"), "no mice finished in both runs")
+
+
+class PpfcFig18(unittest.TestCase):
+    """Fig. 18 plotted an empty bin's mean (NaN) as 0 on its log axis, its table showed "-" there and its "differs"
+    line "nan" (and a burst mean of 0.00 ms when no burst flow finished)."""
+
+    def setUp(self):
+        self.ppfc = load_run("ppfc")
+        self.tmp = tempfile.TemporaryDirectory()
+        # Made up: no flow of 1-10 MB in any run; an elephant none finishes; a 100 KB-1 MB flow only CaPFC does not
+        # finish; no burst flow (500 KB from hosts 1-16 to host 0) finished under CaPFC.
+        for fc, mid, burst in (("pfc", 700_000, 900_000), ("ppfc", 600_000, 800_000), ("capfc", None, None)):
+            write_run(os.path.join(self.tmp.name, f"datamining-{fc}"),
+                      [(5_000, 30_000, 20, 17), (50_000, 90_000, 21, 18), (400_000, mid, 22, 19),
+                       (20_000_000, None, 23, 17), (500_000, burst, 1, 0), (500_000, burst, 2, 0)])
+        self.lines, self.item = self.ppfc.fig18(self.tmp.name)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_the_table_names_a_bin_without_a_finished_flow(self):
+        means = {name: value for name, value, _ in self.lines if "DataMining mean FCT by size" in name}
+        self.assertEqual(means, {
+            "Fig. 18 DataMining mean FCT by size, PFC (ms)":
+                "0.03 / 0.09 / 0.70 / no such flows / no flow finished  (3/4 done)",
+            "Fig. 18 DataMining mean FCT by size, P-PFC (ms)":
+                "0.03 / 0.09 / 0.60 / no such flows / no flow finished  (3/4 done)",
+            "Fig. 18 DataMining mean FCT by size, CaPFC (ms)":
+                "0.03 / 0.09 / no flow finished / no such flows / no flow finished  (2/4 done)"})
+        bursts = [value for name, value, _ in self.lines if "burst flows" in name]
+        self.assertEqual(bursts, ["0.90 ms (2 flows)", "0.80 ms (2 flows)", "no burst flow finished"])
+        differs = self.item["differs"]
+        self.assertIn("100 KB-1 MB flows: 0.60 / no flow finished / 0.70 ms for P-PFC / CaPFC / PFC", differs)
+        self.assertIn(">= 10 MB no flow finished against no flow finished ms", differs)
+        self.assertIn("1-10 MB flows take no flow finished against no flow finished ms", differs)
+        self.assertNotIn("nan", differs)
+
+    def test_the_chart_has_no_bar_for_a_bin_without_a_finished_flow(self):
+        plot, = self.item["plots"]
+        self.assertTrue(plot["ylog"])
+        self.assertEqual([(s["label"], s["y"]) for s in plot["series"]],
+                         [("PFC", [0.03, 0.09, 0.7, None, None]), ("P-PFC", [0.03, 0.09, 0.6, None, None]),
+                          ("CaPFC", [0.03, 0.09, None, None, None])])
+        self.assertEqual(plot["categories"], ["<10KB", "10K-100K", "100K-1M: no flow finished (CaPFC)",
+                                              "1M-10M: no such flows", ">=10M: no flow finished"])
+        plot_values_drawable(self, plot)
+        json.dumps(self.item, allow_nan=False)  # results.json stays JSON (NaN is not)
+
+class MercuryFatTree(unittest.TestCase):
+    """Figs. 11-14 (the fat tree, (d)) put a class without a finished flow on their log axes as NaN (round(nan, 2),
+    which results.json writes as NaN, no JSON value) and the table's per-run rows read "nan / nan"."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.mercury = m = load_run("mercury")
+        cls.tmp = tempfile.TemporaryDirectory()
+
+        unfinished = {("d", "WebSearch", "dcqcn", 0.7), ("d", "FB_Hadoop", "timely", 0.3)} | {
+            ("d-hpcc-code", "FB_Hadoop", "pacc", load) for load in m.LOADS}
+
+        def flows(scheme, cdf, load, prefix="d"):
+            # Made up: one short, one medium and (FB_Hadoop, WebSearch) one long flow per run, Mercury's 20 %
+            # faster; CacheFollower and WebServer without a long flow; the long flow unfinished in the runs of
+            # `unfinished` (prefix, workload, scheme, load).
+            sizes = [20_000, 300_000] + ([2_000_000] if cdf in ("FB_Hadoop", "WebSearch") else [])
+            speed = 0.8 if scheme == "mercury" else 1.0
+            return [(size, None if size >= m.LONG_BYTES and (prefix, cdf, scheme, load) in unfinished
+                     else int(speed * (size / 10 + 5_000))) for size in sizes]
+
+        def run(name, scheme, cdf, load, prefix="d"):
+            write_run(os.path.join(cls.tmp.name, name), flows(scheme, cdf, load, prefix),
+                      summary={"sim_time_ns": 1_000_000})
+
+        for prefix in ("d", "d-hpcc-code"):
+            for s, _ in m.SCHEMES:
+                for cdf in m.WORKLOADS:
+                    for load in m.LOADS:
+                        run(os.path.join(f"{prefix}-{s}", m.grid_name(cdf, load)), s, cdf, load, prefix)
+        for load in m.LOADS:  # the isolating runs of HPCC's and Mercury's FB_Hadoop long flows
+            for tag, _, _ in m.D_HPCC_ISO:
+                run(m.d_iso_name(tag, load), "hpcc", "FB_Hadoop", load)
+            run(m.d_merc_iso_name(load), "mercury", "FB_Hadoop", load)
+        for s in ("mercury", "hpcc"):
+            run(m.d_long_name(s), s, "FB_Hadoop", m.D_LONG_LOAD)
+        cls.lines, cls.items = m.fat_tree(cls.tmp.name, False)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def plots(self):
+        return {p["title"]: p for item in self.items for p in item["plots"]}
+
+    def test_the_line_plots_leave_out_a_class_without_a_finished_flow(self):
+        plots = self.plots()
+        self.assertEqual(len(plots), 16)
+        for what in ("average", "p99"):
+            # CacheFollower has no long flow: no point at all; WebSearch's: none for DCQCN at 70 %.
+            cache = plots[f"Fig. 13: CacheFollower, {what} FCT of long (>= 1 MB) flows"]
+            self.assertEqual([s["y"] for s in cache["series"]], [[None, None, None]] * 6)
+            search = plots[f"Fig. 14: WebSearch, {what} FCT of long (>= 1 MB) flows"]
+            self.assertEqual({s["label"]: s["y"] for s in search["series"]},
+                             {"Mercury": [164.0] * 3, "DCQCN": [205.0, 205.0, None], "TIMELY": [205.0] * 3,
+                              "HPCC": [205.0] * 3, "PACC": [205.0] * 3, "DCQCN+TCD": [205.0] * 3})
+        for plot in plots.values():
+            self.assertTrue(plot["ylog"])
+            plot_values_drawable(self, plot)
+        json.dumps(self.items, allow_nan=False)  # results.json stays JSON (NaN is not)
+
+    def test_the_table_names_a_class_without_a_finished_flow(self):
+        rows = {name: value for item in self.items for name, value, _ in item["rows"]}
+        self.assertEqual(rows["(d) DCQCN WebSearch 70 %: avg / p99 FCT all, short, long (us)"],
+                         "21 / 35 | 7 / 7 | no flow finished")
+        self.assertEqual(rows["(d) DCQCN WebSearch 50 %: avg / p99 FCT all, short, long (us)"],
+                         "82 / 205 | 7 / 7 | 205 / 205")
+        for s in ("Mercury", "DCQCN", "TIMELY", "HPCC", "PACC", "DCQCN+TCD"):
+            self.assertTrue(rows[f"(d) {s} CacheFollower 30 %: avg / p99 FCT all, short, long (us)"].endswith(
+                " | no flow finished"))
+        # The best reduction over the loads: of those with long flows under both (TIMELY's 30 % has none), or none.
+        self.assertEqual(rows["(d) FB_Hadoop long flows vs TIMELY: best avg / p99 FCT reduction"], "+20.0 / +20.0 %")
+        self.assertEqual(rows["(d) isolating, HPCC-code settings, 0.5 ms: FB_Hadoop long flows vs PACC: best avg / p99"],
+                         "no flow finished under both")
+        for text in list(rows.values()) + [item["differs"] for item in self.items]:
+            self.assertNotIn("nan", text)
+
+
+class RoccLargeScale(unittest.TestCase):
+    """Figs. 15-16 drew a size bin without a finished flow as a 0 bar on their log axis (`... if b[2] else 0`), and
+    the table did not say which bins had none."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.rocc = m = load_run("rocc")
+        cls.tmp = tempfile.TemporaryDirectory()
+        # Made up: a flow per size bin, each scheme's FCTs a little longer than RoCC's; no WebSearch flow of 10 MB or
+        # more finishes at 70 % load, and HPCC's 1-10 MB flow does not at FB_Hadoop 70 %.
+        for cdf, tag in m.WORKLOADS:
+            for load in (0.5, 0.7):
+                for k, cc in enumerate([c for c, _ in m.SCHEMES] + ["dcqcn-dynamic", "rocc-lqfg"]):
+                    flows = []
+                    for size, fct in ((5_000, 10_000), (50_000, 40_000), (500_000, 200_000), (5_000_000, 1_000_000),
+                                      (20_000_000, 4_000_000)):
+                        gone = (tag, load, size) == ("websearch", 0.7, 20_000_000) or \
+                               (tag, load, cc, size) == ("fbhadoop", 0.7, "hpcc", 5_000_000)
+                        flows.append((size, None if gone else fct * (10 + k) // 10))
+                    write_run(os.path.join(cls.tmp.name, "e", f"{cc}-{tag}-{int(load * 100)}"), flows,
+                              summary={"pfc": {"pause_frames": k}, "slowdown": {"mean": 1.5, "p99": 4.0}})
+        cls.lines, cls.items = m.large_scale(cls.tmp.name, False)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_the_bars_leave_out_a_bin_without_a_finished_flow(self):
+        plots = {p["title"]: p for p in self.items[0]["plots"]}
+        self.assertEqual(len(plots), 4)
+        labels = ["RoCC", "DCQCN", "DCQCN+PI", "HPCC", "TIMELY", "QCN", "BFC"]
+        for key, what in ((0, "average FCT"), (1, "p99 FCT")):
+            search = plots[f"Fig. {15 + key} (WebSearch, 70 % load, 5 ms): {what} by flow size"]
+            self.assertEqual([(s["label"], s["y"]) for s in search["series"]],
+                             [(lab, [10 + k, 40 + 4 * k, 200 + 20 * k, 1000 + 100 * k, None])
+                              for k, lab in enumerate(labels)])
+            self.assertEqual(search["categories"], ["<10K", "10K-100K", "100K-1M", "1M-10M", ">=10M: no flow finished"])
+            hadoop = plots[f"Fig. {15 + key} (FB_Hadoop, 70 % load, 5 ms): {what} by flow size"]
+            self.assertEqual([s["y"][3] for s in hadoop["series"]], [1000, 1100, 1200, None, 1400, 1500, 1600])
+            self.assertEqual(hadoop["categories"], ["<10K", "10K-100K", "100K-1M", "1M-10M: no flow finished (HPCC)",
+                                                    ">=10M"])
+        for plot in plots.values():
+            self.assertTrue(plot["ylog"])
+            plot_values_drawable(self, plot)
+        json.dumps(self.items, allow_nan=False)
+
+    def test_the_table_names_the_bins_without_a_finished_flow(self):
+        rows = {name: value for name, value, _ in self.lines}
+        row = "(e) {}, 5 ms, {}: p99 FCT / RoCC's over size bins; slowdown mean / p99; PFC pauses"
+        self.assertEqual(rows[row.format("WebSearch 70%", "DCQCN")],
+                         "1.10-1.10 (no flow finished: >=10M); 1.50 / 4.00; 1")
+        self.assertEqual(rows[row.format("FB_Hadoop 70%", "HPCC")],
+                         "1.30-1.30 (no flow finished: 1M-10M); 1.50 / 4.00; 3")
+        self.assertEqual(rows[row.format("FB_Hadoop 70%", "DCQCN")], "1.10-1.10; 1.50 / 4.00; 1")
+        self.assertEqual(rows[row.format("WebSearch 50%", "DCQCN")], "1.10-1.10; 1.50 / 4.00; 1")
+
+
+class RccFatTree(unittest.TestCase):
+    """Fig. 9 (overall average FCT by load, log axis) wrote a run without a finished flow as NaN; Figs. 10-11 left an
+    empty size bin out of their bars already, but their table read "n/a/n/a" there."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.rcc = m = load_run("rcc-fattree")
+        cls.tmp = tempfile.TemporaryDirectory()
+        # Made up: WebSearch, a flow per size bin, RCC's FCTs 20 % below the others'; DCQCN's flow of 10 MB or more
+        # does not finish at 30 % load, and no flow of TIMELY's at 70 %.
+        cls.schemes, cls.loads, stats = ["rcc", "hpcc", "dcqcn", "timely"], [0.3, 0.5, 0.7], {}
+        for load in cls.loads:
+            for s in cls.schemes:
+                flows = [(size, None if (s, load) == ("timely", 0.7) or (s, load, size) == ("dcqcn", 0.3, 20_000_000)
+                          else fct * (10 if s == "rcc" else 12) // 10)
+                         for size, fct in ((5_000, 10_000), (50_000, 40_000), (500_000, 200_000),
+                                           (5_000_000, 1_000_000), (20_000_000, 4_000_000))]
+                folder = os.path.join(cls.tmp.name, m.case_name("WebSearch", load, s))
+                write_run(folder, flows, summary={"pfc": {"pause_frames": 0}, "drops": 0})
+                stats[("WebSearch", load, s)] = m.fct_stats(folder)
+        cls.overall = m.overall_item(stats, ["WebSearch"], cls.loads, cls.schemes, 1)
+        cls.by_size = m.by_size_item(stats, "WebSearch", 10, cls.loads, cls.schemes)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_fig9_leaves_out_a_run_without_a_finished_flow(self):
+        rows, item = self.overall
+        plot, = item["plots"]
+        self.assertTrue(plot["ylog"])
+        self.assertEqual({s["label"]: s["y"] for s in plot["series"]},
+                         {"RCC": [1050.0] * 3, "HPCC": [1260.0] * 3, "DCQCN": [375.0, 1260.0, 1260.0],
+                          "TIMELY": [1260.0, 1260.0, None]})
+        plot_values_drawable(self, plot)
+        values = {name: value for name, value, _ in rows}
+        self.assertEqual(values["WebSearch: TIMELY average FCT (us) at 30%, 50%, 70%"],
+                         "1260.0 / 1260.0 / no flow finished")
+        self.assertEqual(values["WebSearch: RCC's average FCT below TIMELY's"], "up to 17 % (min 17 %)")
+        json.dumps(item, allow_nan=False)
+
+    def test_figs10_11_name_a_bin_without_a_finished_flow(self):
+        rows, item = self.by_size
+        values = {name: value for name, value, _ in rows}
+        row = "WebSearch {}%: {} avg / p99 FCT (us) by size <10KB, 10K-100K, 100K-1M, 1M-10M, >=10M"
+        self.assertEqual(values[row.format(30, "DCQCN")], "12.0/12.0; 48.0/48.0; 240.0/240.0; 1200.0/1200.0; "
+                                                          "no flow finished")
+        self.assertEqual(values[row.format(70, "TIMELY")], "; ".join(["no flow finished"] * 5))
+        plots = {p["title"]: p for p in item["plots"]}
+        for what in ("average", "p99"):
+            plot = plots[f"Fig. 10 (WebSearch, 30 % load): {what} FCT by flow size"]
+            self.assertEqual(plot["categories"], ["<10KB", "10K-100K", "100K-1M", "1M-10M",
+                                                  ">=10M: no flow finished (DCQCN)"])
+            self.assertEqual([s["y"][4] for s in plot["series"]], [4000.0, 4800.0, None, 4800.0])
+        for plot in plots.values():
+            self.assertTrue(plot["ylog"])
+            plot_values_drawable(self, plot)
+        json.dumps(item, allow_nan=False)
 
 
 if __name__ == "__main__":

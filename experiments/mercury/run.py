@@ -155,7 +155,7 @@ def d_merc_iso_name(load):
 
 def run_end_ms(out):
     """When the run's last flow finished (ms)."""
-    return json.load(open(os.path.join(out, "summary.json")))["sim_time_ns"] / 1e6
+    return outputs.summary(out)["sim_time_ns"] / 1e6
 
 
 def d_long_name(s):
@@ -745,8 +745,7 @@ def d_stats(out_dir, prefix):
 def long_stats(out, end_us):
     """Flows >= LONG_BYTES of one run: (avg FCT us, p99 FCT us, count, % of their lifetime after `end_us`, when
     the arrivals stop)."""
-    rows = [r for r in csv.DictReader(open(os.path.join(out, "fct.csv")))
-            if r["fct_ns"] and int(r["size_bytes"]) >= LONG_BYTES]
+    rows = [r for r in outputs.rows(out, "fct.csv") if r["fct_ns"] and int(r["size_bytes"]) >= LONG_BYTES]
     f = [float(r["fct_ns"]) / 1e3 for r in rows]
     life = sum(f)
     after = sum(max(0.0, float(r["finish_ns"]) / 1e3 - max(end_us, float(r["start_ns"]) / 1e3)) for r in rows)
@@ -768,16 +767,16 @@ def hpcc_long_cause(out_dir, full):
     rows, parts = [], []
     h_all = {l: long_stats(os.path.join(out_dir, f"{base}-hpcc", grid_name("FB_Hadoop", l)), D_ISO_MS * 1e3)
              for l in LOADS}
-    best = (max(red(m_all[l], h_all[l], 0) for l in LOADS), max(red(m_all[l], h_all[l], 1) for l in LOADS))
+    top = (best(red(m_all[l], h_all[l], 0) for l in LOADS), best(red(m_all[l], h_all[l], 1) for l in LOADS))
     rows.append((f"(d) isolating HPCC's FB_Hadoop long flows, {D_ISO_MS} ms, our HPCC: best avg / p99 reduction",
-                 f"{best[0]:+.1f} / {best[1]:+.1f} %", f"{PAPER_D_LONG_AVG['hpcc']} / {PAPER_D_LONG_P99['hpcc']} %"))
+                 best_pair(*top), f"{PAPER_D_LONG_AVG['hpcc']} / {PAPER_D_LONG_P99['hpcc']} %"))
     for tag, label, _ in D_HPCC_ISO:
         h = {l: long_stats(os.path.join(out_dir, d_iso_name(tag, l)), D_ISO_MS * 1e3) for l in LOADS}
-        a = max(red(m_all[l], h[l], 0) for l in LOADS)
-        p = max(red(m_all[l], h[l], 1) for l in LOADS)
+        a = best(red(m_all[l], h[l], 0) for l in LOADS)
+        p = best(red(m_all[l], h[l], 1) for l in LOADS)
         rows.append((f"(d) isolating HPCC's FB_Hadoop long flows, {D_ISO_MS} ms, HPCC with {label}: best avg / p99",
-                     f"{a:+.1f} / {p:+.1f} %", f"{PAPER_D_LONG_AVG['hpcc']} / {PAPER_D_LONG_P99['hpcc']} %"))
-        parts.append(f"{label} {a:+.0f}")
+                     best_pair(a, p), f"{PAPER_D_LONG_AVG['hpcc']} / {PAPER_D_LONG_P99['hpcc']} %"))
+        parts.append(f"{label} " + outputs.number(a, "+.0f", NO_PAIR))
     # Mercury's long-flow tail: after the last CNP the window is back at C x baseRTT and DCQCN's rate is the
     # limit; it grows by R_AI (40 Mb/s) per 55 us timer, hyper increase waiting for 5 byte-counter periods (10 MB).
     base_dirs = {s: {l: os.path.join(out_dir, f"{base}-{s}", grid_name("FB_Hadoop", l)) for l in LOADS}
@@ -789,7 +788,7 @@ def hpcc_long_cause(out_dir, full):
     ends["bc"] = [run_end_ms(os.path.join(out_dir, d_merc_iso_name(l))) for l in LOADS]
 
     def per_load(v, f="{:+.1f}"):
-        return " / ".join(f.format(x) for x in v)
+        return " / ".join(NO_PAIR if outputs.missing(x) else f.format(x) for x in v)
 
     rows.append((f"(d) isolating Mercury's FB_Hadoop long-flow p99, {D_ISO_MS} ms, p99 reduction vs HPCC at "
                  + " / ".join(f"{int(100 * l)}" for l in LOADS) + " % load; last flow done (ms): Mercury, HPCC",
@@ -835,21 +834,39 @@ def hpcc_long_cause(out_dir, full):
                 f"were not repeated at {D_LONG_MS} ms); the paper's "
                 f"{PAPER_D_LONG_AVG['hpcc']} % average is reached"
                 + ("" if r10[0] >= PAPER_D_LONG_AVG["hpcc"] - 10 else " only in part")
-                + f". No HPCC parameter does it at {D_ISO_MS} ms (best average over the loads, ours {best[0]:+.0f} %): "
+                + f". No HPCC parameter does it at {D_ISO_MS} ms (best average over the loads, ours "
+                + outputs.number(top[0], "+.0f", NO_PAIR) + " %): "
                 + ", ".join(parts) + " %. The long-flow p99 margin (the slowest 1 %, 8-9 MB flows, where Mercury's "
                 f"slowdown is not below HPCC's) stays far from the paper's {PAPER_D_LONG_P99['hpcc']} %. " + p99_sentence)
     return rows, sentence, (all10, r10[0])
 
 
+NO_FLOW = "no flow finished"  # (d): a class (all, short, long) of a run without a finished flow
+NO_PAIR = "no flow finished under both"  # (d): a reduction where Mercury's class or the other scheme's has none
+
+
 def d_red(stats, s, cdf, load, part, k):
-    """Mercury's reduction (%) of the average (k 0) or p99 (k 1) FCT against scheme `s`."""
+    """Mercury's reduction (%) of the average (k 0) or p99 (k 1) FCT against scheme `s` (NaN where either run
+    finished no flow of the class)."""
     m, o = stats[("mercury", cdf, load)][part][k], stats[(s, cdf, load)][part][k]
     return 100 * (1 - m / o)
 
 
+def best(vals):
+    """The largest of the reductions that are numbers (not NaN: a cell where either run finished no flow of the
+    class), or NaN if none is."""
+    vals = [v for v in vals if not outputs.missing(v)]
+    return max(vals) if vals else float("nan")
+
+
+def best_pair(avg, p99):
+    """A best average and p99 reduction as '+12.3 / +4.5 %', or NO_PAIR when no cell had flows under both."""
+    return NO_PAIR if outputs.missing(avg) else f"{avg:+.1f} / {p99:+.1f} %"
+
+
 def rng(vals):
     vals = [v for v in vals if v == v]  # no NaN (a cell without long flows)
-    return f"{min(vals):+.0f}..{max(vals):+.0f}" if vals else "-"
+    return f"{min(vals):+.0f}..{max(vals):+.0f}" if vals else NO_PAIR
 
 
 def fat_tree(out_dir, full):
@@ -891,7 +908,8 @@ def fat_tree(out_dir, full):
             plots.append({"title": f"Fig. {fig}: {what} FCT, {cdf}", "type": "lines", "xlabel": "load",
                           "ylabel": f"{what} FCT (us)", "ylog": True,
                           "series": [{"label": LABEL[s], "x": list(LOADS),
-                                      "y": [round(st[(s, cdf, l)]["all"][k], 2) for l in LOADS]} for s, _ in SCHEMES]})
+                                      "y": [outputs.log_value(st[(s, cdf, l)]["all"][k], 2) for l in LOADS]}
+                                     for s, _ in SCHEMES]})
 
     hpcc_rows, hpcc_sentence, (hpcc_all10, hpcc_long10) = hpcc_long_cause(out_dir, full)
 
@@ -930,34 +948,35 @@ def fat_tree(out_dir, full):
     rows = []
     e2e = [s for s in OTHERS if s != "hpcc"]
     for cdf, paper in (("FB_Hadoop", "up to 64.7 / 58.7 %"), ("WebServer", "up to 81.1 / 80.6 %")):
-        ra = max(d_red(st, s, cdf, l, "short", 0) for s in e2e for l in LOADS)
-        rp = max(d_red(st, s, cdf, l, "short", 1) for s in e2e for l in LOADS)
+        ra = best(d_red(st, s, cdf, l, "short", 0) for s in e2e for l in LOADS)
+        rp = best(d_red(st, s, cdf, l, "short", 1) for s in e2e for l in LOADS)
         rows.append((f"(d) {cdf} short flows vs TIMELY, DCQCN, TCD, PACC: best avg / p99 reduction",
-                     f"{ra:+.1f} / {rp:+.1f} %", paper))
+                     best_pair(ra, rp), paper))
     for cdf in WORKLOADS:
         rows.append((f"(d) {cdf} short flows: avg FCT reduction vs HPCC (%, over the loads)",
                      rng([d_red(st, "hpcc", cdf, l, "short", 0) for l in LOADS]), "Mercury slightly higher than HPCC"))
     for s in OTHERS:
-        ra = max(d_red(st, s, "FB_Hadoop", l, "long", 0) for l in LOADS)
-        rp = max(d_red(st, s, "FB_Hadoop", l, "long", 1) for l in LOADS)
-        rows.append((f"(d) FB_Hadoop long flows vs {LABEL[s]}: best avg / p99 FCT reduction", f"{ra:+.1f} / {rp:+.1f} %",
+        ra = best(d_red(st, s, "FB_Hadoop", l, "long", 0) for l in LOADS)
+        rp = best(d_red(st, s, "FB_Hadoop", l, "long", 1) for l in LOADS)
+        rows.append((f"(d) FB_Hadoop long flows vs {LABEL[s]}: best avg / p99 FCT reduction", best_pair(ra, rp),
                      f"{PAPER_D_LONG_AVG[s]} / {PAPER_D_LONG_P99[s]} %"))
     for s in OTHERS:
-        ra = max(d_red(hc, s, "FB_Hadoop", l, "long", 0) for l in LOADS)
-        rp = max(d_red(hc, s, "FB_Hadoop", l, "long", 1) for l in LOADS)
+        ra = best(d_red(hc, s, "FB_Hadoop", l, "long", 0) for l in LOADS)
+        rp = best(d_red(hc, s, "FB_Hadoop", l, "long", 1) for l in LOADS)
         rows.append((f"(d) isolating, HPCC-code settings, {D_ISO_MS} ms: FB_Hadoop long flows vs {LABEL[s]}: best avg / "
-                     "p99", f"{ra:+.1f} / {rp:+.1f} %", f"{PAPER_D_LONG_AVG[s]} / {PAPER_D_LONG_P99[s]} %"))
+                     "p99", best_pair(ra, rp), f"{PAPER_D_LONG_AVG[s]} / {PAPER_D_LONG_P99[s]} %"))
     rows += hpcc_rows
     n_long = {c: sum(st[("mercury", c, l)]["long"][2] for l in LOADS) for c in WORKLOADS}
     rows.append(("(d) long flows (>= 1 MB) per workload, Mercury's runs, all loads",
                  ", ".join(f"{c} {n_long[c]}" for c in WORKLOADS), "WebServer: up to 56.2 / 68.6 %"))
-    short_ok = all(d_red(st, s, c, l, "short", 0) > 0 for s in e2e for c in WORKLOADS for l in LOADS)
+    short_ok = all(d_red(st, s, c, l, "short", 0) > 0 for s in e2e for c in WORKLOADS for l in LOADS
+                   if st[(s, c, l)]["short"][2] and st[("mercury", c, l)]["short"][2])
     hpcc_short = [d_red(st, "hpcc", c, l, "short", 0) for c in WORKLOADS for l in LOADS]
     long_ok = all(d_red(st, s, c, l, "long", 0) > 0 for s in OTHERS for c in WORKLOADS for l in LOADS
                   if st[(s, c, l)]["long"][2] and st[("mercury", c, l)]["long"][2])
-    long_far = [s for s in OTHERS
-                if not near([max(d_red(st, s, "FB_Hadoop", l, "long", 0) for l in LOADS)], PAPER_D_LONG_AVG[s],
-                            PAPER_D_LONG_AVG[s])]
+    long_best = {s: best(d_red(st, s, "FB_Hadoop", l, "long", 0) for l in LOADS) for s in OTHERS}
+    long_far = [s for s in OTHERS if not outputs.missing(long_best[s])
+                and not near([long_best[s]], PAPER_D_LONG_AVG[s], PAPER_D_LONG_AVG[s])]
     plots = []
     for fig, cdf in (("13", "CacheFollower"), ("14", "WebSearch")):
         for part, pname in (("short", f"short (< {SHORT_BYTES // 1000} KB)"), ("long", f"long (>= {LONG_BYTES // 1000000} MB)")):
@@ -965,9 +984,9 @@ def fat_tree(out_dir, full):
                 plots.append({"title": f"Fig. {fig}: {cdf}, {what} FCT of {pname} flows", "type": "lines",
                               "xlabel": "load", "ylabel": f"{what} FCT (us)", "ylog": True,
                               "series": [{"label": LABEL[s], "x": list(LOADS),
-                                          "y": [round(st[(s, cdf, l)][part][k], 2) for l in LOADS]}
+                                          "y": [outputs.log_value(st[(s, cdf, l)][part][k], 2) for l in LOADS]}
                                          for s, _ in SCHEMES]})
-    ok2 = short_ok and max(hpcc_short) < 0 and long_ok and not long_far
+    ok2 = short_ok and best(hpcc_short) < 0 and long_ok and not long_far
     differs2 = ((f"Short flows: Mercury's average FCT is below TIMELY's, DCQCN's, DCQCN+TCD's and PACC's in every cell"
                  if short_ok else "Short flows: Mercury's average FCT is not below the four end-to-end schemes' in "
                  "every cell")
@@ -975,10 +994,12 @@ def fat_tree(out_dir, full):
                 + ("Long flows: Mercury's average FCT is the lowest in every cell with long flows" if long_ok else
                    "Long flows: Mercury's average FCT is not the lowest in every cell")
                 + (". FB_Hadoop long-flow margins far from the paper's: " + ", ".join(
-                    f"{LABEL[s]} {max(d_red(st, s, 'FB_Hadoop', l, 'long', 0) for l in LOADS):+.0f} % (paper "
+                    f"{LABEL[s]} {long_best[s]:+.0f} % (paper "
                     f"{PAPER_D_LONG_AVG[s]})" for s in long_far)
                    + f"; with the HPCC simulator's settings ({D_ISO_MS} ms, isolating) " + ", ".join(
-                    f"{LABEL[s]} {max(d_red(hc, s, 'FB_Hadoop', l, 'long', 0) for l in LOADS):+.0f}" for s in long_far)
+                    f"{LABEL[s]} "
+                    + outputs.number(best(d_red(hc, s, 'FB_Hadoop', l, 'long', 0) for l in LOADS), "+.0f", NO_PAIR)
+                    for s in long_far)
                    + " % (same causes as Figs. 11-12 for the DCQCN family and TIMELY)" if long_far else "")
                 + ". " + hpcc_sentence
                 + f". WebServer's long flows (paper: up to 56.2 / 68.6 %) are not covered: its CDF ends at 1 MB, "
@@ -995,7 +1016,8 @@ def fat_tree(out_dir, full):
             for l in LOADS:
                 d = st[(s, cdf, l)]
                 detail.append((f"(d) {LABEL[s]} {cdf} {int(l * 100)} %: avg / p99 FCT all, short, long (us)",
-                               " | ".join(f"{d[p][0]:.0f} / {d[p][1]:.0f}" for p in ("all", "short", "long")), ""))
+                               " | ".join(f"{d[p][0]:.0f} / {d[p][1]:.0f}" if d[p][2] else NO_FLOW
+                                          for p in ("all", "short", "long")), ""))
     item2["rows"] += [list(x) for x in detail]
     return lines + rows, [item1, item2]
 

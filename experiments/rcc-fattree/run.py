@@ -166,6 +166,9 @@ def fmt(v, digits=1):
     return "n/a" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.{digits}f}"
 
 
+NO_FLOW = "no flow finished"  # a run, or a size bin of one, without a finished flow
+
+
 def overall_item(stats, workloads, loads, schemes, duration_ms):
     """Fig. 9: average FCT by workload and load; RCC's reduction against each scheme beside the paper's."""
     rows, plots, notes = [], [], []
@@ -173,24 +176,29 @@ def overall_item(stats, workloads, loads, schemes, duration_ms):
         for s in schemes:
             vals = [stats.get((w, l, s)) for l in loads]
             rows.append([f"{w}: {LABEL[s]} average FCT (us) at {', '.join(f'{int(l * 100)}%' for l in loads)}",
-                         " / ".join(fmt(v["all"]["avg"]) if v else "n/a" for v in vals), "Fig. 9 (values not in text)"])
+                         " / ".join((fmt(v["all"]["avg"]) if v["all"]["n"] else NO_FLOW) if v else "n/a" for v in vals),
+                         "Fig. 9 (values not in text)"])
         claims = CLAIMS.get(w)
         for s in schemes:
             if s == "rcc":
                 continue
+            both = [l for l in loads if (w, l, "rcc") in stats and (w, l, s) in stats]
             gains = [(1 - stats[(w, l, "rcc")]["all"]["avg"] / stats[(w, l, s)]["all"]["avg"]) * 100
-                     for l in loads if (w, l, "rcc") in stats and (w, l, s) in stats]
-            ours = f"up to {max(gains):.0f} % (min {min(gains):.0f} %)" if gains else "n/a: RCC did not run"
+                     for l in both if stats[(w, l, "rcc")]["all"]["n"] and stats[(w, l, s)]["all"]["n"]]
+            ours = (f"up to {max(gains):.0f} % (min {min(gains):.0f} %)" if gains else
+                    f"n/a: {NO_FLOW} under both" if both else "n/a: RCC did not run")
             paper = f"up to {claims[s]} %" if claims else OTHER_CLAIMS[w]
             rows.append([f"{w}: RCC's average FCT below {LABEL[s]}'s", ours, paper])
         plots.append({"title": f"Fig. 9 ({w}): average FCT by load", "type": "lines", "xlabel": "load (%)",
                       "ylabel": "average FCT (us)", "ylog": True,
                       "series": [{"label": LABEL[s], "x": [int(l * 100) for l in loads if (w, l, s) in stats],
-                                  "y": [round(stats[(w, l, s)]["all"]["avg"], 2) for l in loads if (w, l, s) in stats]}
+                                  "y": [outputs.log_value(stats[(w, l, s)]["all"]["avg"], 2) for l in loads
+                                        if (w, l, s) in stats]}
                                  for s in schemes if any((w, l, s) in stats for l in loads)]})
         # Ranking at the highest load, for the "where we differ" line.
         top = loads[-1]
-        ranked = sorted((stats[(w, top, s)]["all"]["avg"], s) for s in schemes if (w, top, s) in stats)
+        ranked = sorted((stats[(w, top, s)]["all"]["avg"], s) for s in schemes
+                        if (w, top, s) in stats and stats[(w, top, s)]["all"]["n"])
         if ranked:
             notes.append(f"{w} at {int(top * 100)} %: " + " < ".join(LABEL[s] for _, s in ranked))
     has_rcc = any(k[2] == "rcc" for k in stats)
@@ -366,19 +374,25 @@ def by_size_item(stats, w, fig, loads, schemes):
         for s in present:
             st = stats[(w, l, s)]
             rows.append([f"{w} {int(l * 100)}%: {LABEL[s]} avg / p99 FCT (us) by size {', '.join(labels)}",
-                         "; ".join(f"{fmt(st[b]['avg'])}/{fmt(st[b]['p99'])}" for b in labels),
+                         "; ".join(f"{fmt(st[b]['avg'])}/{fmt(st[b]['p99'])}" if st[b]["n"] else NO_FLOW
+                                   for b in labels),
                          f"Fig. {fig} (values not in text)"])
         for key, name in (("avg", "average"), ("p99", "p99")):
             plots.append({"title": f"Fig. {fig} ({w}, {int(l * 100)} % load): {name} FCT by flow size", "type": "bars",
-                          "ylabel": f"{name} FCT (us)", "ylog": True, "categories": labels,
+                          "ylabel": f"{name} FCT (us)", "ylog": True,
+                          "categories": outputs.bin_categories(
+                              labels, {LABEL[s]: [stats[(w, l, s)][b]["n"] for b in labels] for s in present}),
                           "series": [{"label": LABEL[s],
-                                      "y": [None if math.isnan(stats[(w, l, s)][b][key]) else
-                                            round(stats[(w, l, s)][b][key], 2) for b in labels]} for s in present]})
+                                      "y": [outputs.log_value(stats[(w, l, s)][b][key], 2) for b in labels]}
+                                     for s in present]})
     mid = loads[len(loads) // 2]
-    short = {s: stats[(w, mid, s)]["<10KB"]["avg"] for s in schemes if (w, mid, s) in stats}
-    long_ = {s: stats[(w, mid, s)][">=10M"]["avg"] for s in schemes if (w, mid, s) in stats}
+    # Of the schemes that finished flows of the size (a mean of none is NaN, which min() cannot order).
+    short = {s: stats[(w, mid, s)]["<10KB"]["avg"] for s in schemes if (w, mid, s) in stats and
+             stats[(w, mid, s)]["<10KB"]["n"]}
+    long_ = {s: stats[(w, mid, s)][">=10M"]["avg"] for s in schemes if (w, mid, s) in stats and
+             stats[(w, mid, s)][">=10M"]["n"]}
     best_short = min(short, key=short.get) if short else None
-    best_long = min(long_, key=lambda s: long_[s] if not math.isnan(long_[s]) else float("inf")) if long_ else None
+    best_long = min(long_, key=long_.get) if long_ else None
     claim = ("paper: RCC best for short flows, then HPCC and Homa, ExpressPass/DCQCN/TIMELY far behind; RCC best for "
              "long flows, 25-31 % below DCQCN on average")
     differs = (f"At {int(mid * 100)} % load the lowest average FCT below 10 KB is {LABEL.get(best_short, 'n/a')}'s "

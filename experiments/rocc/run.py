@@ -591,6 +591,20 @@ def fct_stats(out):
     return bins, rates
 
 
+NO_FLOW = "no flow finished"  # (e): a size bin of a run without a finished flow
+
+
+def span(ratios):
+    """p99 FCT ratios over the size bins as 'min-max', or what is missing when no bin had flows under both runs."""
+    return f"{min(ratios):.2f}-{max(ratios):.2f}" if ratios else "no size bin with flows finished under both"
+
+
+def empty_bins(bins):
+    """' (no flow finished: <bins>)' naming the size bins of fct_stats() without a finished flow, or ''."""
+    empty = [lab for (_, _, lab), b in zip(BINS, bins) if not b[2]]
+    return f" ({NO_FLOW}: {', '.join(empty)})" if empty else ""
+
+
 def large_scale(out_dir, full):
     """(e), Figs. 15-17 and Table III: every scheme on the fat tree, WebSearch and FB_Hadoop at 50 % and 70 %."""
     ms = e_ms(full)
@@ -616,12 +630,15 @@ def large_scale(out_dir, full):
                 paper = TAIL_PAPER.get((tag, cc), "RoCC lowest" if cc == "rocc" else "not in Figs. 15-16")
                 lines.append((f"(e) {cdf} {load:.0%}, {ms} ms, {LABELS[cc]}: p99 FCT / RoCC's over size bins; "
                               f"slowdown mean / p99; PFC pauses",
-                              f"{min(ratios):.2f}-{max(ratios):.2f}; {s['slowdown']['mean']:.2f} / {s['slowdown']['p99']:.2f}; "
-                              f"{s['pfc']['pause_frames']}", paper if load == 0.7 else "consistent with 70 %"))
+                              f"{span(ratios)}{empty_bins(bins)}; {s['slowdown']['mean']:.2f} / "
+                              f"{s['slowdown']['p99']:.2f}; {s['pfc']['pause_frames']}",
+                              paper if load == 0.7 else "consistent with 70 %"))
         for key, label in ((0, "average FCT"), (1, "p99 FCT")):
+            finished = {LABELS[cc]: [b[2] for b in stats[(tag, 0.7, cc)][1]] for cc, _ in SCHEMES}
             plots.append({"title": f"Fig. {15 + key} ({cdf}, 70 % load, {ms} ms): {label} by flow size", "type": "bars",
-                          "ylabel": f"{label} (us)", "ylog": True, "categories": [b[2] for b in BINS],
-                          "series": [{"label": LABELS[cc], "y": [round(b[key], 2) if b[2] else 0
+                          "ylabel": f"{label} (us)", "ylog": True,
+                          "categories": outputs.bin_categories([b[2] for b in BINS], finished),
+                          "series": [{"label": LABELS[cc], "y": [outputs.log_value(b[key], 2)
                                                                  for b in stats[(tag, 0.7, cc)][1]]} for cc, _ in SCHEMES]})
     def p99_ratios(tag, a, b):
         """p99 FCT of case a over case b per size bin (bins where both have flows)."""
@@ -632,7 +649,7 @@ def large_scale(out_dir, full):
         plain, lqfg = p99_ratios(tag, "hpcc", "rocc"), p99_ratios(tag, "hpcc", "rocc-lqfg")
         iso.append((cdf, plain, lqfg))
         lines.append((f"(e) {cdf} 70%, {ms} ms: HPCC's p99 FCT / RoCC's over size bins, RoCC as published / with "
-                      f"low_queue_full_gain", f"{min(plain):.2f}-{max(plain):.2f} / {min(lqfg):.2f}-{max(lqfg):.2f}",
+                      f"low_queue_full_gain", f"{span(plain)} / {span(lqfg)}",
                       TAIL_PAPER[(tag, "hpcc")]))
     def bins_behind(tag, a, b):
         """Labels of the size bins where case a's p99 FCT is below case b's."""
@@ -652,9 +669,10 @@ def large_scale(out_dir, full):
                ", the short flows. Cause: RoCC holds every congested queue at Q_ref by design (150 KB = 30 us at 40G, 300 KB = 24 us at "
                "100G) while HPCC keeps queues near empty (eta 0.95), and a short flow's FCT is its base RTT plus the "
                "queues it crosses: p99 of flows under 10 KB " +
-               "; ".join(f"{cdf} RoCC {small[tag][0]:.0f} us, HPCC {small[tag][1]:.0f} us" for cdf, tag in WORKLOADS) +
+               "; ".join(f"{cdf} RoCC {outputs.number(small[tag][0], '.0f', NO_FLOW, ' us')}, "
+                         f"HPCC {outputs.number(small[tag][1], '.0f', NO_FLOW, ' us')}" for cdf, tag in WORKLOADS) +
                ". It is not RoCC's slow start-up: with low_queue_full_gain (CPs climb in ~1 ms) the short flows wait "
-               "longer still (HPCC/RoCC " + "; ".join(f"{cdf} {min(lqfg):.2f}-{max(lqfg):.2f}" for cdf, _, lqfg in iso) +
+               "longer still (HPCC/RoCC " + "; ".join(f"{cdf} {span(lqfg)}" for cdf, _, lqfg in iso) +
                ").")
     item = {"id": "fig15-16-fct", "kind": "figure",
             "title": "Figs. 15-16: average and p99 FCT by flow size, 3 x 3 fat tree, 90 hosts at 40G",
