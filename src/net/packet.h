@@ -203,7 +203,12 @@ class PacketFifo {
   Packet* pop() {
     Packet* p = head_;
     head_ = p->next;
-    if (!head_) tail_ = nullptr;
+    // The next pop reads the new head's link, one transmission later: start fetching its line now. Reading it
+    // cold held a port's dequeue (6 % of fat320's time, most of it on this load).
+    if (!head_)
+      tail_ = nullptr;
+    else
+      __builtin_prefetch(head_);
     bytes_ -= p->wire_bytes;
     --count_;
     p->next = nullptr;
