@@ -7,6 +7,7 @@ usage: tests/experiments_test.py [-v]
 import csv
 import importlib.util
 import json
+import math
 import os
 import sys
 import tempfile
@@ -41,6 +42,21 @@ def write_run(folder, flows, retransmitted_bytes=0, summary=None):
     with open(os.path.join(folder, "summary.json"), "w") as f:
         json.dump({"packets": {"retransmitted_bytes": retransmitted_bytes, "nacks": 0, "timeouts": 0},
                    **(summary or {})}, f)
+
+
+def write_csv(folder, name, header, rows):
+    """A CSV file of a made-up run (flow_rates.csv, queues.csv, pfc.csv, ...): its header and rows."""
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, name), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)
+
+
+def report_texts(lines, items):
+    """Every text a report shows of an analysis: its table rows and each item's rows and "differs" line."""
+    return [v for line in lines for v in line] + [v for item in items for row in item.get("rows", []) for v in row] \
+        + [item["differs"] for item in items]
 
 
 def plot_values_drawable(test, plot):
@@ -354,6 +370,106 @@ class RccFatTree(unittest.TestCase):
             self.assertTrue(plot["ylog"])
             plot_values_drawable(self, plot)
         json.dumps(item, allow_nan=False)
+
+
+class RccNoFlowFinished(unittest.TestCase):
+    """Runs that finished no flow (a stop time too short): incast_stats() took min() of no finish time (and
+    percentile() indexed an empty list), so (b), (e) and (g) stopped on a ValueError; pause_time_share() and Table
+    II's incast duration took max() of no finish time, so (c) did too."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.rcc = m = load_run("rcc")
+        cls.tmp = tempfile.TemporaryDirectory()
+        d = cls.tmp.name
+        ms = 1_000_000
+        every = [k * 100_000 for k in range(151)]  # 0-15 ms in 0.1 ms steps
+        # Made up, no flow finished: each incast run's background flow and 20 incast flows of 200 KB, the
+        # background flow's rate and the ToR's queue sampled up to a stop at 2 ms.
+        incasts = ["b-incast-rcc", "b-incast-hpcc", "b-incast-hpcc-formulation", "g-incast-rcc-evaluation-gains"] + \
+                  [f"b-incast-rcc-n{n}" for n in m.INCAST_N] + [f"e-incast-{k}" for k, _, _ in m.CLOCK_VARIANTS
+                                                                if k != "rcc"]
+        for name in incasts:
+            f = os.path.join(d, name)
+            write_run(f, [(10_000_000_000, None, 1, 0)] + [(200_000, None, 16 + i, 0) for i in range(20)],
+                      summary={"pfc": {"pause_frames": 0, "expired_pauses": 0}})
+            write_csv(f, "flow_rates.csv", ["time_ns", "flow_id", "rate_bps"], [(t, 0, 5e9) for t in every[:21]])
+            write_csv(f, "queues.csv", ["time_ns", "node", "port", "bytes"], [(t, "s0", 0, 50_000) for t in every[:21]])
+        # Table II's incasts, no flow finished: one pause at 0.1 ms, resumed at 0.2 ms.
+        for fab, _ in m.FABRICS:
+            for cc, _ in m.PAUSE_SCHEMES:
+                for n in m.PAUSE_N:
+                    f = os.path.join(d, f"c-pause-{fab}-{cc}-{n}")
+                    write_run(f, [(200_000, None, 1 + i, 0) for i in range(4)],
+                              summary={"pfc": {"pause_frames": 1, "expired_pauses": 0}})
+                    write_csv(f, "pfc.csv", ["time_ns", "node", "port", "priority", "event"],
+                              [(100_000, "s0", 1, 3, "pause"), (200_000, "s0", 1, 3, "resume")])
+        # (a)'s staircase and (d)'s multi-bottleneck as (e) and (g) read them, every flow finished: flows 5 ms apart,
+        # each at 95 Gb/s shared evenly while it runs.
+        def shared(spans):
+            return [(t, f, 95e9 / sum(1 for a, b in spans if a <= t < b)) for t in every
+                    for f, (a, b) in enumerate(spans) if a <= t < b]
+
+        stair = [(0, 30 * ms), (5 * ms, 25 * ms), (10 * ms, 22 * ms), (15 * ms, 20 * ms)]
+        for name in ("a-staircase-rcc", "g-staircase-rcc-evaluation-gains"):
+            f = os.path.join(d, name)
+            write_csv(f, "fct.csv", FCT_COLUMNS, [(i, i, 4, 1_000_000, a, b, b - a) for i, (a, b) in enumerate(stair)])
+            write_csv(f, "flow_rates.csv", ["time_ns", "flow_id", "rate_bps"], shared(stair))
+        multi = [(0, 15 * ms), (5 * ms, 15 * ms), (10 * ms, 15 * ms)]
+        for name in ["d-multi-rcc"] + [n for n, _, _ in m.MB_READINGS] + [f"e-multi-{k}" for k, _, _ in
+                                                                           m.CLOCK_VARIANTS if k != "rcc"]:
+            f = os.path.join(d, name)
+            write_csv(f, "flow_rates.csv", ["time_ns", "flow_id", "rate_bps"], shared(multi))
+            write_csv(f, "queues.csv", ["time_ns", "node", "port", "bytes"],
+                      [(t, node, port, 10_000) for t in every for node, port in (("s0", 2), ("s1", 1))])
+            write_csv(f, "rcc.csv", ["flow_id", "pid_entry_ns", "pid_ns", "floor_ns"], [(0, 5 * ms, 10 * ms, 0)])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def check_texts(self, lines, item):
+        for text in report_texts(lines, [item]):
+            self.assertNotIn("nan", text)
+        json.dumps(item, allow_nan=False)  # results.json stays JSON (NaN is not)
+
+    def test_a_percentile_of_no_value_is_missing(self):
+        self.assertTrue(math.isnan(self.rcc.percentile([], 99)))
+        self.assertEqual(self.rcc.percentile([3.0, 1.0, 2.0], 50), 2.0)
+
+    def test_the_incast_rows_say_no_flow_finished(self):
+        lines, item = self.rcc.b_analyse(self.tmp.name, False)
+        rows = {name: value for name, value, _ in lines}
+        self.assertEqual(rows["(b) RCC: aggregate goodput during the incast (Gb/s)"], "no flow finished")
+        self.assertEqual(rows["(b) HPCC: incast FCT p50 / p99 (ms), 0 of 1000 done"], "no flow finished")
+        self.assertEqual(rows["(b) RCC vs HPCC: FCT p50 / p99 lower by"], "no flow finished")
+        self.assertEqual(rows["(b) RCC: bottleneck queue peak / time above 1 MB / standing (KB, ms, KB)"],
+                         "50 / 0.0 / no flow finished")
+        self.assertTrue(item["differs"].startswith("No incast flow finished in the runs of RCC, HPCC, HPCC (paper "
+                                                   "formulation), N = 200, N = 300, N = 600:"), item["differs"])
+        self.check_texts(lines, item)
+
+    def test_the_clock_and_gains_rows_say_no_flow_finished(self):
+        lines, item = self.rcc.e_analyse(self.tmp.name, False)
+        incast = [value for name, value, _ in lines if name.endswith("incast: goodput (Gb/s), FCT p50 / p99 (ms)")]
+        self.assertEqual(incast, ["no flow finished"] * len(self.rcc.CLOCK_VARIANTS))
+        self.check_texts(lines, item)
+        lines, item = self.rcc.g_analyse(self.tmp.name, False)
+        rows = {name: value for name, value, _ in lines}
+        self.assertEqual(rows["(g) Figs. 7-8 with the evaluation's gains: identical"], "no flow finished")
+        self.check_texts(lines, item)
+
+    def test_table2_says_no_flow_finished_and_draws_no_bar(self):
+        lines, item = self.rcc.c_analyse(self.tmp.name, False)
+        rows = {name: value for name, value, _ in lines}
+        self.assertEqual(rows["(c) one switch, DCQCN: pause-time share (%), N = 16, 32, 64, 128, 192, 256"],
+                         ", ".join(["no flow finished"] * 6))
+        self.assertEqual(rows["(c) fat tree, RCC, N = 256: last pause (ms) / incast duration (ms) / mean goodput (Gb/s)"],
+                         "0.10 / no flow finished / no flow finished")
+        self.assertTrue(item["differs"].startswith("No flow finished in the runs of "), item["differs"])
+        for plot in item["plots"]:
+            self.assertEqual([s["y"] for s in plot["series"][:3]], [[None] * 6] * 3)
+        self.check_texts(lines, item)
 
 
 if __name__ == "__main__":
