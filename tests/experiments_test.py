@@ -9,6 +9,7 @@ import importlib.util
 import json
 import math
 import os
+import shutil
 import sys
 import tempfile
 import unittest
@@ -253,6 +254,109 @@ class MercuryFatTree(unittest.TestCase):
                          "no flow finished under both")
         for text in list(rows.values()) + [item["differs"] for item in self.items]:
             self.assertNotIn("nan", text)
+
+
+class MercuryNoFlowFinished(unittest.TestCase):
+    """Runs that finished no flow: (d)'s isolating 10 ms pair divided by a count of no flows (ZeroDivisionError in
+    hpcc_long_cause, `all10`) and its rows read +nan, and (c)'s Fig. 10 wrote nan for the p99 FCTs (NaN into
+    results.json) and divided by a max queue of 0."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.mercury = m = load_run("mercury")
+        cls.tmp = tempfile.TemporaryDirectory()
+        d = cls.tmp.name
+        # Made up, no flow finished anywhere: a short, a medium and a long flow per run, the queue never built.
+        flows = [(20_000, None), (300_000, None), (2_000_000, None)]
+        empty = {"sim_time_ns": 5_000, "queue": {"max_bytes": 0}}
+        names = [os.path.join(f"{prefix}-{s}", m.grid_name(cdf, load)) for prefix in ("d", "d-hpcc-code")
+                 for s, _ in m.SCHEMES for cdf in m.WORKLOADS for load in m.LOADS]
+        names += [m.d_iso_name(tag, load) for tag, _, _ in m.D_HPCC_ISO for load in m.LOADS]
+        names += [m.d_merc_iso_name(load) for load in m.LOADS] + [m.d_long_name(s) for s in ("mercury", "hpcc")]
+        names += [f"c-hadoop-{s}" for s, _ in m.SCHEMES] + [f"c-hadoop-hpcc-code-{s}" for s, _ in m.SCHEMES]
+        names += [f"c-hadoop-mercury-thr{t}" for t in m.C_THRESHOLDS_KB] + ["c-hadoop-dcqcn-step", "c-hadoop-hpcc-ms0"]
+        for name in names:
+            write_run(os.path.join(d, name), flows, summary=empty)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def check(self, lines, items):
+        for text in report_texts(lines, items):
+            self.assertNotIn("nan", text)
+        for item in items:
+            for plot in item["plots"]:
+                if plot.get("ylog"):
+                    plot_values_drawable(self, plot)
+        json.dumps(items, allow_nan=False)  # results.json stays JSON (NaN is not)
+
+    def test_the_fat_tree_says_no_flow_finished(self):
+        lines, items = self.mercury.fat_tree(self.tmp.name, False)
+        rows = {name: value for item in items for name, value, _ in item["rows"]}
+        self.assertEqual(rows["(d) Mercury WebSearch 50 %: avg / p99 FCT all, short, long (us)"],
+                         "no flow finished | no flow finished | no flow finished")
+        self.assertEqual(rows["(d) isolating HPCC's FB_Hadoop long flows, 50 % load, 0.5 ms -> 10 ms of arrivals: avg "
+                              "/ p99 reduction; long flows; % of their lifetime after the arrivals stop (Mercury / "
+                              "HPCC)"],
+                         "no flow finished under both -> no flow finished under both; 0 -> 0; no flow finished")
+        differs = items[0]["differs"]
+        self.assertTrue(differs.startswith("No flow finished under both Mercury and another scheme in any cell. "),
+                        differs)
+        self.assertTrue(items[1]["differs"].startswith("Short flows: none finished under both Mercury and another "
+                                                       "scheme in any cell. Long flows: none finished under both "
+                                                       "Mercury and another scheme in any cell. "), items[1]["differs"])
+        self.assertIn("no long flow finished in the runs with 0.5 and 10 ms of arrivals", items[1]["differs"])
+        self.assertEqual([item["verdict"] for item in items], ["differs", "differs"])
+        self.check(lines, items)
+
+    def test_a_cell_and_the_10_ms_pair_without_a_finished_flow(self):
+        # Made up: the sweeps finish every flow, Mercury's twice as fast (margins far from the paper's, so the
+        # 'differs' line quotes the 10 ms pair), but DCQCN's WebSearch run at 70 % finished none, and the 10 ms pair
+        # none either.
+        m = self.mercury
+        with tempfile.TemporaryDirectory() as d:
+            for prefix in ("d", "d-hpcc-code"):
+                for s, _ in m.SCHEMES:
+                    for cdf in m.WORKLOADS:
+                        for load in m.LOADS:
+                            none = (prefix, s, cdf, load) == ("d", "dcqcn", "WebSearch", 0.7)
+                            write_run(os.path.join(d, f"{prefix}-{s}", m.grid_name(cdf, load)),
+                                      [(size, None if none else (size // 10 + 5_000) // (2 if s == "mercury" else 1))
+                                       for size in (20_000, 300_000, 2_000_000)], summary={"sim_time_ns": 1_000_000})
+            for name in [m.d_iso_name(tag, load) for tag, _, _ in m.D_HPCC_ISO for load in m.LOADS] + \
+                        [m.d_merc_iso_name(load) for load in m.LOADS]:
+                write_run(os.path.join(d, name), [(2_000_000, 200_000)], summary={"sim_time_ns": 1_000_000})
+            for s in ("mercury", "hpcc"):
+                shutil.copytree(os.path.join(self.tmp.name, m.d_long_name(s)), os.path.join(d, m.d_long_name(s)))
+            lines, items = m.fat_tree(d, False)
+        differs = items[0]["differs"]
+        self.assertTrue(differs.startswith("Mercury has the lowest average and p99 FCT wherever both finished flows. No "
+                                           "flow finished under both in 1 of 60 cells (DCQCN WebSearch 70 %). "), differs)
+        self.assertEqual(items[0]["verdict"], "differs")
+        self.assertIn("with 10 ms of FB_Hadoop arrivals at 50 % load Mercury's overall average FCT and its long flows': "
+                      "no flow finished under both (isolating runs", differs)
+        rows = {name: value for name, value, _ in items[1]["rows"]}
+        self.assertEqual(rows["(d) isolating HPCC's FB_Hadoop long flows, 50 % load, 0.5 ms -> 10 ms of arrivals: avg "
+                              "/ p99 reduction; long flows; % of their lifetime after the arrivals stop (Mercury / "
+                              "HPCC)"],
+                         "+50.0 / +50.0 % -> no flow finished under both; 1 -> 0; 0 % / 0 % -> no flow finished / "
+                         "no flow finished")
+        self.check(lines, items)
+
+    def test_fig10_says_no_flow_finished_and_draws_no_bar(self):
+        lines, item = self.mercury.hadoop(self.tmp.name)
+        rows = {name: value for name, value, _ in lines}
+        self.assertEqual(rows["(c) Mercury vs DCQCN: p99 FCT (us), max queue (KB)"],
+                         "no flow finished vs no flow finished, 0 vs 0")
+        self.assertEqual(rows["(c) mean slowdown of the flows >= 1 MB (ours; HPCC-code settings), 0 flows"],
+                         ", ".join(f"{lab} no flow finished; no flow finished" for lab in
+                                   ("Mercury", "DCQCN", "TIMELY", "HPCC", "PACC", "DCQCN+TCD")))
+        self.assertTrue(item["differs"].startswith("No flow finished in the runs of Mercury, DCQCN, TIMELY, HPCC, PACC, "
+                                                   "DCQCN+TCD (ours and with the HPCC-code settings)"), item["differs"])
+        self.assertEqual([s["y"] for s in item["plots"][0]["series"]], [[None] * 6] * 2)
+        self.assertEqual(item["verdict"], "differs")
+        self.check(lines, [item])
 
 
 class RoccLargeScale(unittest.TestCase):
