@@ -416,6 +416,85 @@ class RoccLargeScale(unittest.TestCase):
         self.assertEqual(rows[row.format("WebSearch 50%", "DCQCN")], "1.10-1.10; 1.50 / 4.00; 1")
 
 
+class RoccNoFlowFinished(unittest.TestCase):
+    """Runs that finished no flow: (e) divided the per-flow rates of Table III by a count of none (ZeroDivisionError)
+    and read the summary's slowdown of no flow as 0.00; (b)'s staircase timed the steps after an unfinished group
+    from an infinite finish time ('step at inf ms', Infinity into results.json); (a) took max() of the rates of a run
+    stopped before the window it measures."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.rocc = m = load_run("rocc")
+        cls.tmp = tempfile.TemporaryDirectory()
+        d = cls.tmp.name
+        # (e), made up: a flow per size bin in every run, none finished; the summary's slowdown of no flow is 0 (as
+        # summary.json writes it).
+        for cdf, tag in m.WORKLOADS:
+            for load in (0.5, 0.7):
+                for k, cc in enumerate([c for c, _ in m.SCHEMES] + ["dcqcn-dynamic", "rocc-lqfg"]):
+                    write_run(os.path.join(d, "e", f"{cc}-{tag}-{int(load * 100)}"),
+                              [(size, None) for size in (5_000, 50_000, 500_000, 5_000_000, 20_000_000)],
+                              summary={"pfc": {"pause_frames": k}, "slowdown": {"mean": 0, "p99": 0}})
+        # (b), made up: the staircase's 100 flows (3 at first, then groups of 3, 6, 13, 25, 50 every 10 ms), none
+        # finished by a stop at 55 ms; the CP's fair rate sampled every ms.
+        starts = [0] * 3 + [10_000_000] * 3 + [20_000_000] * 6 + [30_000_000] * 13 + [40_000_000] * 25 + \
+                 [50_000_000] * 50
+        f = os.path.join(d, "b-staircase")
+        write_csv(f, "fct.csv", FCT_COLUMNS, [(i, 1 + i, 0, 10_000_000, t, "", "") for i, t in enumerate(starts)])
+        write_csv(f, "rocc.csv", ["time_ns", "node", "port", "fair_rate_bps"],
+                  [(t * 1_000_000, "s0", 0, 40e9 / sum(1 for x in starts if x <= t * 1_000_000)) for t in range(56)])
+        # (a), made up: N flows into one port, stopped at 1 ms, before the window Fig. 8 measures (12-20 ms).
+        for gbps in (40, 100):
+            for n in (2, 10, 100):
+                f = os.path.join(d, f"a-{gbps}g-n{n}")
+                write_run(f, [(10_000_000, None, 1 + i, 0) for i in range(n)])
+                write_csv(f, "flow_rates.csv", ["time_ns", "flow_id", "rate_bps"],
+                          [(t * 100_000, i, gbps * 1e9 / n) for t in range(11) for i in range(n)])
+                write_csv(f, "queues.csv", ["time_ns", "node", "port", "bytes"], [(t * 100_000, "s0", 0, 0)
+                                                                                   for t in range(11)])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def check(self, lines, items):
+        for text in report_texts(lines, items):
+            self.assertNotIn("nan", text)
+            self.assertNotIn("inf ", text)
+        for item in items:
+            for plot in item.get("plots", []):
+                if plot.get("ylog"):
+                    plot_values_drawable(self, plot)
+        json.dumps(items, allow_nan=False)  # results.json stays JSON (NaN and Infinity are not)
+
+    def test_table3_and_the_e_rows_say_no_flow_finished(self):
+        lines, items = self.rocc.large_scale(self.tmp.name, False)
+        rows = {name: value for name, value, _ in lines}
+        self.assertEqual(rows["Table III DCQCN: per-flow average rate / standard deviation (Mb/s)"], "no flow finished")
+        self.assertEqual(rows["(e) FB_Hadoop 70%, 5 ms, HPCC: p99 FCT / RoCC's over size bins; slowdown mean / p99; "
+                              "PFC pauses"],
+                         "no size bin with flows finished under both (no flow finished: <10K, 10K-100K, 100K-1M, "
+                         "1M-10M, >=10M); no flow finished; 3")
+        self.assertIn("No size bin at 70 % load has flows finished under both RoCC and another scheme", items[0]["differs"])
+        table, = [item for item in items if item["id"] == "table3-rates"]
+        self.assertEqual([s["y"] for s in table["plots"][0]["series"]], [[None] * len(self.rocc.SCHEMES)] * 2)
+        self.check(lines, items)
+
+    def test_a_run_that_ended_before_its_window_fails_its_case(self):
+        # main() caught nothing: a run stopped before 12 ms ended the script on max() of no rate (no results.json).
+        with self.assertRaisesRegex(self.rocc.CaseFailed, "a-40g-n2: no rate sample after 12 ms in flow_rates.csv"):
+            self.rocc.fairness(self.tmp.name)
+
+    def test_the_staircase_says_which_steps_no_finish_reached(self):
+        lines, item = self.rocc.staircase(self.tmp.name)
+        values = [value for _, value, _ in lines]
+        self.assertEqual(len(values), 11)
+        self.assertEqual(values[5], "0.0 ms (step lasts until the run's end: no flow of the group finished)")
+        self.assertEqual(values[6:], ["not reached: a flow of the group leaving did not finish"] * 5)
+        self.assertEqual(lines[6][0], "(b) step 7 to N=50 (0.80 Gb/s): F within 10 % after")
+        self.check(lines, [item])
+
+
 class RccFatTree(unittest.TestCase):
     """Fig. 9 (overall average FCT by load, log axis) wrote a run without a finished flow as NaN; Figs. 10-11 left an
     empty size bin out of their bars already, but their table read "n/a/n/a" there."""
