@@ -132,6 +132,74 @@ class RcmFig9(unittest.TestCase):
         self.assertEqual(self.rcm.times(None, "no mice finished in both runs"), "no mice finished in both runs")
 
 
+class RcmNoFlowFinished(unittest.TestCase):
+    """Fig. 8 gave a class without any flow a gain of +0.0 % (gain() of 0 / 0) and a 0 bar; a run that finished
+    nothing stopped the whole script: Fig. 6 added to the detection time of a run in which regional CC never
+    engaged (TypeError: None + 10) and read the burst's empty FCT (ValueError), Fig. 7 looked up the rates of a
+    flow with no sample (KeyError); main() catches none of them."""
+
+    def setUp(self):
+        self.rcm = load_run("rcm")
+        self.tmp = tempfile.TemporaryDirectory()
+        self.out = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_fig8_says_a_class_without_flows_has_none(self):
+        # Made up: background flows only (no hot flow: workload 1 drew none), every one finished, RCM's 10 % faster;
+        # the load sweep alike.
+        flows = [(64_000, 10_000, 1 + i % 20, 21 + i % 30) for i in range(20)]
+        for name in ("c-rcm", "c-rcm-gbn", "c-rcm-sar-new") + tuple(f"s-rcm-{l}" for l in self.rcm.SWEEP_LOADS):
+            write_run(os.path.join(self.out, name), [(s_, f * 10 // 11, a, b) for s_, f, a, b in flows])
+        for name in ("c-dcqcn",) + tuple(f"s-dcqcn-{l}" for l in self.rcm.SWEEP_LOADS):
+            write_run(os.path.join(self.out, name), flows)
+        lines, item = self.rcm.fig8(self.out, False, True)
+        rows = {name: value for name, value, _ in lines}
+        self.assertEqual(rows["(c) hot: mean flow throughput RCM / DCQCN (Gb/s), paired (flows both finished)"],
+                         "no such flows")
+        self.assertEqual(rows["(c) hot: mean FCT RCM / DCQCN (us), paired (flows both finished)"], "no such flows")
+        self.assertEqual(rows["(c) RCM, go-back-N receivers: background / hot / all throughput vs DCQCN, paired"],
+                         "+10.0 % / no such flows / +10.0 %; finished 20 of 20")
+        self.assertEqual(rows["(c) load 60 %, 0.3 ms: background / hot / all throughput RCM vs DCQCN, paired"],
+                         "+10.0 % / no such flows / +10.0 %; finished 20, 20 of 20")
+        self.assertIn("hot flows nothing (no such flows)", item["differs"])
+        bars, _, sweep = item["plots"]
+        self.assertEqual([s["y"][1] for s in bars["series"]], [None] * 3)
+        self.assertEqual([s["y"] for s in sweep["series"] if s["label"] == "hot"], [[None] * 7])
+        for text in report_texts(lines, [item]):
+            self.assertNotIn("+0.0 %", text)
+        json.dumps(item, allow_nan=False)
+
+    def fig6_runs(self, engaged, burst_fct):
+        for k in ("rcm", "rcm-literal-cfr", "dcqcn"):
+            f = os.path.join(self.out, f"a-{k}")
+            write_run(f, [(1_000_000, None)] * 4 + [(500_000, burst_fct)])
+            write_csv(f, "flow_rates.csv", ["time_ns", "flow_id", "rate_bps"],
+                      [(t * 1000, fl, 20e9) for t in range(100, 301) for fl in range(5)])
+            write_csv(f, "rcm.csv", ["time_ns", "node", "port", "event"],
+                      [(160_000, "s0", 0, "engage")] if engaged else [])
+
+    def test_fig6_without_a_detection_fails_its_case_and_an_unfinished_burst_says_so(self):
+        self.fig6_runs(engaged=False, burst_fct=None)
+        with self.assertRaisesRegex(self.rcm.CaseFailed, "regional CC never engaged"):
+            self.rcm.fig6(self.out)
+        shutil.rmtree(self.out)
+        self.fig6_runs(engaged=True, burst_fct=None)
+        lines, item = self.rcm.fig6(self.out)
+        rows = {name: value for name, value, _ in lines}
+        self.assertEqual(rows["(a) burst FCT (us): RCM / DCQCN"], "not finished / not finished")
+        json.dumps(item, allow_nan=False)
+
+    def test_fig7_without_rate_samples_fails_its_case(self):
+        for k in ("rcm", "rcm-sar-new", "rcm-no-sar", "dcqcn"):
+            f = os.path.join(self.out, f"b-{k}")
+            write_run(f, [(10_000_000, None)] * 5)
+            write_csv(f, "flow_rates.csv", ["time_ns", "flow_id", "rate_bps"], [])
+        with self.assertRaisesRegex(self.rcm.CaseFailed, "no rate sample"):
+            self.rcm.fig7(self.out)
+
+
 class PpfcFig18(unittest.TestCase):
     """Fig. 18 plotted an empty bin's mean (NaN) as 0 on its log axis, its table showed "-" there and its "differs"
     line "nan" (and a burst mean of 0.00 ms when no burst flow finished)."""
