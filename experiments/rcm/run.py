@@ -426,7 +426,7 @@ def ratio(r, d):
 def times(q, none):
     """A ratio of ratio() as x0.912, or `none` (what the comparison lacks) when it has none: never a 0.000 ratio of
     empty data."""
-    return none if q is None else f"x{q:.3f}"
+    return outputs.number(q, ".3f", none, prefix="x")
 
 
 def fig9_plot(label, st):
@@ -440,7 +440,8 @@ def fig9_plot(label, st):
     return {"title": f"Fig. 9: {label}, mean FCT by flow size (the flows both runs finished)", "type": "bars",
             "ylabel": "mean FCT (us)", "ylog": True, "categories": cats,
             "series": [{"label": k.upper(),
-                        "y": [round(st[k][c]["fct_us"], 2) if st[k][c]["over"] else None for c in FIG9_CLASSES]}
+                        "y": [outputs.log_value(st[k][c]["fct_us"] if st[k][c]["over"] else None, 2)
+                              for c in FIG9_CLASSES]}
                        for k in ("rcm", "dcqcn")]}
 
 
@@ -462,7 +463,7 @@ def fig9(out_dir, full):
             q = gains[(wl, c)] = ratio(r, d)
             paper = {"mice (<1MB)": "RCM lower (> 10 %)", "elephants (>10MB)": "about equal",
                      "all": "RCM lower"}.get(c, "-")
-            mean = NO_FLOW if q is None else f"{r['fct_us']:.1f} / {d['fct_us']:.1f} (x{q:.3f})"
+            mean = NO_FLOW if q is None else f"{r['fct_us']:.1f} / {d['fct_us']:.1f} ({times(q, NO_FLOW)})"
             lines.append((f"(d) {label} {c}: mean FCT RCM / DCQCN (us), paired (flows both finished)",
                           f"{mean} over {r['over']}; finished {r['done']}, {d['done']} of {r['n']}", paper))
         g, d = gb["rcm-gbn"], gb["dcqcn"]
@@ -499,8 +500,9 @@ def fig9(out_dir, full):
              "wait less than Enterprise's and RCM's cut of the same share of that wait is a smaller gain. In the 100 ms "
              "run its mice that start in the first 10 ms gain x0.893, those starting at 80-100 ms x0.70 (isolating "
              "runs: experiments/rcm/README.md).")
-    differs = (f"Mean FCT RCM / DCQCN, mice: Enterprise x{m['enterprise']:.3f}, DataMining x{m['datamining']:.3f}; all "
-               f"flows x{a['enterprise']:.3f} and x{a['datamining']:.3f} (paper: more than 10 % lower for mice, more so "
+    differs = (f"Mean FCT RCM / DCQCN, mice: Enterprise {times(m['enterprise'], NO_MICE)}, DataMining "
+               f"{times(m['datamining'], NO_MICE)}; all flows {times(a['enterprise'], NO_FLOW)} and "
+               f"{times(a['datamining'], NO_FLOW)} (paper: more than 10 % lower for mice, more so "
                f"for DataMining). Means over the flows both runs finished (the same flows: one seed draws them before the "
                f"run), from {dur['enterprise']} ms (Enterprise) and "
                f"{dur['datamining']} ms (DataMining) of arrivals." + scale + order +
