@@ -246,6 +246,66 @@ class PpfcFig18(unittest.TestCase):
         plot_values_drawable(self, plot)
         json.dumps(self.item, allow_nan=False)  # results.json stays JSON (NaN is not)
 
+class PpfcNoFlowFinished(unittest.TestCase):
+    """Incasts that finished no flow: the receiver throughput (NaN unless every flow finished) read 'nan / nan Gb/s'
+    in Figs. 6, 7, 10, 11 and 12 and their 'differs' lines ('throughput nanx'), Figs. 7 and 10 wrote it into
+    results.json as NaN, and Fig. 7's minimum over no ratio kept its start value: 'P-PFC keeps at least
+    100000000000.0 % of PFC's receiver throughput at every degree, as in the paper'."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.ppfc = m = load_run("ppfc")
+        cls.tmp = tempfile.TemporaryDirectory()
+        # Made up: every case of the reduced scale, its 4 flows unfinished; the monitored ports' queue at 100 KB
+        # (200 KB after 50 us) and no pause.
+        for name, _, _ in m.cases(False):
+            f = os.path.join(cls.tmp.name, name)
+            write_run(f, [(500_000, None, 1 + i, 0) for i in range(4)],
+                      summary={"queue": {"max_bytes": 200_000},
+                               "pfc": {"pause_frames": 0, "paused_time_ns": 0,
+                                       "pause_frames_by_kind": {"standard": 0, "capfc": 0, "predictive": 0}}})
+            write_csv(f, "queues.csv", ["time_ns", "node", "port", "bytes"],
+                      [(t * 10_000, "s0", port, 100_000 if t < 5 else 200_000) for t in range(200) for port in (0, 1)])
+            write_csv(f, "pfc.csv", ["time_ns", "node", "port", "priority", "event", "quanta", "kind"], [])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def check(self, lines, items):
+        for text in report_texts(lines, items):
+            self.assertNotIn("nan", text)
+        json.dumps(items, allow_nan=False)  # results.json stays JSON (NaN is not)
+
+    def test_fig7_says_no_flow_finished_and_compares_nothing(self):
+        lines, item = self.ppfc.fig7(self.tmp.name, False)
+        self.assertEqual(lines[0], ("Fig. 7 2:1 receiver throughput PFC / P-PFC", "no flow finished / no flow finished",
+                                    "almost the same"))
+        self.assertTrue(item["differs"].startswith("No incast degree has every flow finished under both PFC and "
+                                                   "P-PFC"), item["differs"])
+        self.assertEqual(item["verdict"], "differs")
+        plot, = item["plots"]
+        self.assertEqual([s["y"] for s in plot["series"]], [[None] * len(plot["series"][0]["x"])] * 2)
+        self.check(lines, [item])
+
+    def test_figs6_10_11_12_say_no_flow_finished(self):
+        lines, item = self.ppfc.fig6(self.tmp.name)
+        rows = {name: value for name, value, _ in lines}
+        self.assertEqual(rows["Fig. 6 dcqcn 16:1 throughput PFC / P-PFC; predictive pauses"],
+                         "no flow finished / no flow finished; 0")
+        self.assertIn("throughput not compared (not every flow finished)", item["differs"])
+        self.check(lines, [item])
+        lines, item = self.ppfc.fig10(self.tmp.name)
+        self.assertEqual(lines[0][1], "200 KB, no flow finished, 0")
+        self.assertEqual(item["plots"][1]["series"][0]["y"], [None] * 5)
+        self.check(lines, [item])
+        lines, items = self.ppfc.figs11_12_15(self.tmp.name)
+        rows = {name: value for name, value, _ in lines}
+        self.assertEqual(rows["Fig. 11 dumbbell 8:1 throughput PFC / P-PFC; predictive / standard pauses (P-PFC)"],
+                         "no flow finished / no flow finished; 0 / 0")
+        self.check(lines, items)
+
+
 class MercuryFatTree(unittest.TestCase):
     """Figs. 11-14 (the fat tree, (d)) put a class without a finished flow on their log axes as NaN (round(nan, 2),
     which results.json writes as NaN, no JSON value) and the table's per-run rows read "nan / nan"."""
