@@ -783,5 +783,74 @@ class RccNoFlowFinished(unittest.TestCase):
         self.check_texts(lines, item)
 
 
+class RccFatTreeNoFlowFinished(unittest.TestCase):
+    """Runs that finished no flow: the isolating rows of Fig. 9's RCC PID item read 'nan [nan]' and its ranges
+    min/max over NaN, Fig. 14's 'RCC below RCC-PID / RCC-EWA' read 'nan % (nan %)' (NaN into results.json for its
+    lines); with no case compared Fig. 9 said 'RCC has the lowest average FCT in every case ..., as in the paper'
+    (verdict reproduced) over an empty 'Order of average FCT: .', and Figs. 10-11 named the lowest scheme 'n/a's'."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.rcc = m = load_run("rcc-fattree")
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.loads, cls.stats = [0.3, 0.5, 0.7], {}
+        # Made up, no flow finished: a flow per size bin in each run; RCC's runs traced (rcc.csv), no flow in PID.
+        runs = [(w, s) for w in ("WebServer", "CacheFollower") for s in m.PID_VARIANTS + ("hpcc",)] + \
+               [("WebSearch", s) for s in list(m.SCHEMES) + ["rcc-pid", "rcc-ewa"]]
+        for w, s in runs:
+            for load in cls.loads:
+                folder = os.path.join(cls.tmp.name, m.case_name(w, load, s))
+                write_run(folder, [(size, None) for size in (5_000, 50_000, 500_000, 5_000_000, 20_000_000)],
+                          summary={"pfc": {"pause_frames": 0}, "drops": 0})
+                if s.startswith("rcc"):
+                    write_csv(folder, "rcc.csv", ["flow_id", "pid_entry_ns", "pid_ns", "floor_ns"], [(0, "", 0, 0)])
+                cls.stats[(w, load, s)] = m.fct_stats(folder)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def check(self, rows, item):
+        for text in report_texts(rows, [item]):
+            self.assertNotIn("nan", text)
+        json.dumps(item, allow_nan=False)  # results.json stays JSON (NaN is not)
+
+    def test_the_pid_item_says_no_flow_finished(self):
+        rows, item = self.rcc.pid_item(self.stats, self.loads)
+        values = {name: value for name, value, _ in rows}
+        self.assertEqual(values["CacheFollower: RCC: average FCT (us) [x HPCC's]; flows in PID (%); their PID time at "
+                                "the floor (%), at 30%, 50%, 70%"], " | ".join(["no flow finished; 0.0; 0.0"] * 3))
+        self.assertTrue(item["differs"].startswith("No flow finished under both HPCC and RCC or a variant in any "
+                                                   "case"), item["differs"])
+        self.assertEqual(item["verdict"], "differs")
+        self.check(rows, item)
+
+    def test_figs9_10_say_no_flow_finished(self):
+        schemes = list(self.rcc.SCHEMES)
+        rows, item = self.rcc.overall_item(self.stats, ["WebSearch"], self.loads, schemes, 1)
+        self.assertTrue(item["differs"].startswith("No flow finished under both RCC and another scheme in any case, "
+                                                   "so there is no average FCT to compare. The paper's loads"),
+                        item["differs"])
+        self.assertEqual(item["verdict"], "differs")
+        self.check(rows, item)
+        rows, item = self.rcc.by_size_item(self.stats, "WebSearch", 10, self.loads, schemes)
+        self.assertTrue(item["differs"].startswith("At 50 % load no flow finished below 10 KB in any run and no flow "
+                                                   "finished of 10 MB or more in any run (paper: "), item["differs"])
+        self.check(rows, item)
+
+    def test_fig14_says_no_flow_finished(self):
+        rows, item = self.rcc.fig14_item(self.stats, self.loads)
+        values = {name: value for name, value, _ in rows}
+        self.assertEqual(values["WebSearch: RCC average FCT (us) at 30%, 50%, 70%"],
+                         "no flow finished / no flow finished / no flow finished")
+        self.assertEqual(values["RCC's average FCT below RCC-PID's / RCC-EWA's (up to, min)"],
+                         "no flow finished under both / no flow finished under both")
+        self.assertTrue(item["differs"].startswith("No load has flows finished under both RCC and an ablation"),
+                        item["differs"])
+        self.assertEqual(item["verdict"], "differs")
+        self.assertEqual([s["y"] for s in item["plots"][0]["series"]], [[None] * 3] * 3)
+        self.check(rows, item)
+
+
 if __name__ == "__main__":
     sys.exit(unittest.main())
