@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Unit tests of the experiments' analysis functions (experiments/*/run.py) on outputs written here: no simulator
-run, a second or less. CTest runs it as Experiments.AnalysesOnMadeUpOutputs.
+run, a few seconds (most of it removing the made-up run folders). CTest runs it as Experiments.AnalysesOnMadeUpOutputs.
 
 usage: tests/experiments_test.py [-v]
 """
