@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Unit tests of the experiments' analysis functions (experiments/*/run.py) on outputs written here: no simulator
-run, a second or less. CTest runs it as Experiments.AnalysesOnMadeUpOutputs.
+run, a few seconds (most of it removing the made-up run folders). CTest runs it as Experiments.AnalysesOnMadeUpOutputs.
 
 usage: tests/experiments_test.py [-v]
 """
 import csv
 import importlib.util
 import json
+import math
 import os
+import shutil
 import sys
 import tempfile
 import unittest
@@ -41,6 +43,21 @@ def write_run(folder, flows, retransmitted_bytes=0, summary=None):
     with open(os.path.join(folder, "summary.json"), "w") as f:
         json.dump({"packets": {"retransmitted_bytes": retransmitted_bytes, "nacks": 0, "timeouts": 0},
                    **(summary or {})}, f)
+
+
+def write_csv(folder, name, header, rows):
+    """A CSV file of a made-up run (flow_rates.csv, queues.csv, pfc.csv, ...): its header and rows."""
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, name), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)
+
+
+def report_texts(lines, items):
+    """Every text a report shows of an analysis: its table rows and each item's rows and "differs" line."""
+    return [v for line in lines for v in line] + [v for item in items for row in item.get("rows", []) for v in row] \
+        + [item["differs"] for item in items]
 
 
 def plot_values_drawable(test, plot):
@@ -115,6 +132,74 @@ class RcmFig9(unittest.TestCase):
         self.assertEqual(self.rcm.times(None, "no mice finished in both runs"), "no mice finished in both runs")
 
 
+class RcmNoFlowFinished(unittest.TestCase):
+    """Fig. 8 gave a class without any flow a gain of +0.0 % (gain() of 0 / 0) and a 0 bar; a run that finished
+    nothing stopped the whole script: Fig. 6 added to the detection time of a run in which regional CC never
+    engaged (TypeError: None + 10) and read the burst's empty FCT (ValueError), Fig. 7 looked up the rates of a
+    flow with no sample (KeyError); main() catches none of them."""
+
+    def setUp(self):
+        self.rcm = load_run("rcm")
+        self.tmp = tempfile.TemporaryDirectory()
+        self.out = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_fig8_says_a_class_without_flows_has_none(self):
+        # Made up: background flows only (no hot flow: workload 1 drew none), every one finished, RCM's 10 % faster;
+        # the load sweep alike.
+        flows = [(64_000, 10_000, 1 + i % 20, 21 + i % 30) for i in range(20)]
+        for name in ("c-rcm", "c-rcm-gbn", "c-rcm-sar-new") + tuple(f"s-rcm-{l}" for l in self.rcm.SWEEP_LOADS):
+            write_run(os.path.join(self.out, name), [(s_, f * 10 // 11, a, b) for s_, f, a, b in flows])
+        for name in ("c-dcqcn",) + tuple(f"s-dcqcn-{l}" for l in self.rcm.SWEEP_LOADS):
+            write_run(os.path.join(self.out, name), flows)
+        lines, item = self.rcm.fig8(self.out, False, True)
+        rows = {name: value for name, value, _ in lines}
+        self.assertEqual(rows["(c) hot: mean flow throughput RCM / DCQCN (Gb/s), paired (flows both finished)"],
+                         "no such flows")
+        self.assertEqual(rows["(c) hot: mean FCT RCM / DCQCN (us), paired (flows both finished)"], "no such flows")
+        self.assertEqual(rows["(c) RCM, go-back-N receivers: background / hot / all throughput vs DCQCN, paired"],
+                         "+10.0 % / no such flows / +10.0 %; finished 20 of 20")
+        self.assertEqual(rows["(c) load 60 %, 0.3 ms: background / hot / all throughput RCM vs DCQCN, paired"],
+                         "+10.0 % / no such flows / +10.0 %; finished 20, 20 of 20")
+        self.assertIn("hot flows nothing (no such flows)", item["differs"])
+        bars, _, sweep = item["plots"]
+        self.assertEqual([s["y"][1] for s in bars["series"]], [None] * 3)
+        self.assertEqual([s["y"] for s in sweep["series"] if s["label"] == "hot"], [[None] * 7])
+        for text in report_texts(lines, [item]):
+            self.assertNotIn("+0.0 %", text)
+        json.dumps(item, allow_nan=False)
+
+    def fig6_runs(self, engaged, burst_fct):
+        for k in ("rcm", "rcm-literal-cfr", "dcqcn"):
+            f = os.path.join(self.out, f"a-{k}")
+            write_run(f, [(1_000_000, None)] * 4 + [(500_000, burst_fct)])
+            write_csv(f, "flow_rates.csv", ["time_ns", "flow_id", "rate_bps"],
+                      [(t * 1000, fl, 20e9) for t in range(100, 301) for fl in range(5)])
+            write_csv(f, "rcm.csv", ["time_ns", "node", "port", "event"],
+                      [(160_000, "s0", 0, "engage")] if engaged else [])
+
+    def test_fig6_without_a_detection_fails_its_case_and_an_unfinished_burst_says_so(self):
+        self.fig6_runs(engaged=False, burst_fct=None)
+        with self.assertRaisesRegex(self.rcm.CaseFailed, "regional CC never engaged"):
+            self.rcm.fig6(self.out)
+        shutil.rmtree(self.out)
+        self.fig6_runs(engaged=True, burst_fct=None)
+        lines, item = self.rcm.fig6(self.out)
+        rows = {name: value for name, value, _ in lines}
+        self.assertEqual(rows["(a) burst FCT (us): RCM / DCQCN"], "not finished / not finished")
+        json.dumps(item, allow_nan=False)
+
+    def test_fig7_without_rate_samples_fails_its_case(self):
+        for k in ("rcm", "rcm-sar-new", "rcm-no-sar", "dcqcn"):
+            f = os.path.join(self.out, f"b-{k}")
+            write_run(f, [(10_000_000, None)] * 5)
+            write_csv(f, "flow_rates.csv", ["time_ns", "flow_id", "rate_bps"], [])
+        with self.assertRaisesRegex(self.rcm.CaseFailed, "no rate sample"):
+            self.rcm.fig7(self.out)
+
+
 class PpfcFig18(unittest.TestCase):
     """Fig. 18 plotted an empty bin's mean (NaN) as 0 on its log axis, its table showed "-" there and its "differs"
     line "nan" (and a burst mean of 0.00 ms when no burst flow finished)."""
@@ -160,6 +245,66 @@ class PpfcFig18(unittest.TestCase):
                                               "1M-10M: no such flows", ">=10M: no flow finished"])
         plot_values_drawable(self, plot)
         json.dumps(self.item, allow_nan=False)  # results.json stays JSON (NaN is not)
+
+class PpfcNoFlowFinished(unittest.TestCase):
+    """Incasts that finished no flow: the receiver throughput (NaN unless every flow finished) read 'nan / nan Gb/s'
+    in Figs. 6, 7, 10, 11 and 12 and their 'differs' lines ('throughput nanx'), Figs. 7 and 10 wrote it into
+    results.json as NaN, and Fig. 7's minimum over no ratio kept its start value: 'P-PFC keeps at least
+    100000000000.0 % of PFC's receiver throughput at every degree, as in the paper'."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.ppfc = m = load_run("ppfc")
+        cls.tmp = tempfile.TemporaryDirectory()
+        # Made up: every case of the reduced scale, its 4 flows unfinished; the monitored ports' queue at 100 KB
+        # (200 KB after 50 us) and no pause.
+        for name, _, _ in m.cases(False):
+            f = os.path.join(cls.tmp.name, name)
+            write_run(f, [(500_000, None, 1 + i, 0) for i in range(4)],
+                      summary={"queue": {"max_bytes": 200_000},
+                               "pfc": {"pause_frames": 0, "paused_time_ns": 0,
+                                       "pause_frames_by_kind": {"standard": 0, "capfc": 0, "predictive": 0}}})
+            write_csv(f, "queues.csv", ["time_ns", "node", "port", "bytes"],
+                      [(t * 10_000, "s0", port, 100_000 if t < 5 else 200_000) for t in range(200) for port in (0, 1)])
+            write_csv(f, "pfc.csv", ["time_ns", "node", "port", "priority", "event", "quanta", "kind"], [])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def check(self, lines, items):
+        for text in report_texts(lines, items):
+            self.assertNotIn("nan", text)
+        json.dumps(items, allow_nan=False)  # results.json stays JSON (NaN is not)
+
+    def test_fig7_says_no_flow_finished_and_compares_nothing(self):
+        lines, item = self.ppfc.fig7(self.tmp.name, False)
+        self.assertEqual(lines[0], ("Fig. 7 2:1 receiver throughput PFC / P-PFC", "no flow finished / no flow finished",
+                                    "almost the same"))
+        self.assertTrue(item["differs"].startswith("No incast degree has every flow finished under both PFC and "
+                                                   "P-PFC"), item["differs"])
+        self.assertEqual(item["verdict"], "differs")
+        plot, = item["plots"]
+        self.assertEqual([s["y"] for s in plot["series"]], [[None] * len(plot["series"][0]["x"])] * 2)
+        self.check(lines, [item])
+
+    def test_figs6_10_11_12_say_no_flow_finished(self):
+        lines, item = self.ppfc.fig6(self.tmp.name)
+        rows = {name: value for name, value, _ in lines}
+        self.assertEqual(rows["Fig. 6 dcqcn 16:1 throughput PFC / P-PFC; predictive pauses"],
+                         "no flow finished / no flow finished; 0")
+        self.assertIn("throughput not compared (not every flow finished)", item["differs"])
+        self.check(lines, [item])
+        lines, item = self.ppfc.fig10(self.tmp.name)
+        self.assertEqual(lines[0][1], "200 KB, no flow finished, 0")
+        self.assertEqual(item["plots"][1]["series"][0]["y"], [None] * 5)
+        self.check(lines, [item])
+        lines, items = self.ppfc.figs11_12_15(self.tmp.name)
+        rows = {name: value for name, value, _ in lines}
+        self.assertEqual(rows["Fig. 11 dumbbell 8:1 throughput PFC / P-PFC; predictive / standard pauses (P-PFC)"],
+                         "no flow finished / no flow finished; 0 / 0")
+        self.check(lines, items)
+
 
 class MercuryFatTree(unittest.TestCase):
     """Figs. 11-14 (the fat tree, (d)) put a class without a finished flow on their log axes as NaN (round(nan, 2),
@@ -239,6 +384,109 @@ class MercuryFatTree(unittest.TestCase):
             self.assertNotIn("nan", text)
 
 
+class MercuryNoFlowFinished(unittest.TestCase):
+    """Runs that finished no flow: (d)'s isolating 10 ms pair divided by a count of no flows (ZeroDivisionError in
+    hpcc_long_cause, `all10`) and its rows read +nan, and (c)'s Fig. 10 wrote nan for the p99 FCTs (NaN into
+    results.json) and divided by a max queue of 0."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.mercury = m = load_run("mercury")
+        cls.tmp = tempfile.TemporaryDirectory()
+        d = cls.tmp.name
+        # Made up, no flow finished anywhere: a short, a medium and a long flow per run, the queue never built.
+        flows = [(20_000, None), (300_000, None), (2_000_000, None)]
+        empty = {"sim_time_ns": 5_000, "queue": {"max_bytes": 0}}
+        names = [os.path.join(f"{prefix}-{s}", m.grid_name(cdf, load)) for prefix in ("d", "d-hpcc-code")
+                 for s, _ in m.SCHEMES for cdf in m.WORKLOADS for load in m.LOADS]
+        names += [m.d_iso_name(tag, load) for tag, _, _ in m.D_HPCC_ISO for load in m.LOADS]
+        names += [m.d_merc_iso_name(load) for load in m.LOADS] + [m.d_long_name(s) for s in ("mercury", "hpcc")]
+        names += [f"c-hadoop-{s}" for s, _ in m.SCHEMES] + [f"c-hadoop-hpcc-code-{s}" for s, _ in m.SCHEMES]
+        names += [f"c-hadoop-mercury-thr{t}" for t in m.C_THRESHOLDS_KB] + ["c-hadoop-dcqcn-step", "c-hadoop-hpcc-ms0"]
+        for name in names:
+            write_run(os.path.join(d, name), flows, summary=empty)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def check(self, lines, items):
+        for text in report_texts(lines, items):
+            self.assertNotIn("nan", text)
+        for item in items:
+            for plot in item["plots"]:
+                if plot.get("ylog"):
+                    plot_values_drawable(self, plot)
+        json.dumps(items, allow_nan=False)  # results.json stays JSON (NaN is not)
+
+    def test_the_fat_tree_says_no_flow_finished(self):
+        lines, items = self.mercury.fat_tree(self.tmp.name, False)
+        rows = {name: value for item in items for name, value, _ in item["rows"]}
+        self.assertEqual(rows["(d) Mercury WebSearch 50 %: avg / p99 FCT all, short, long (us)"],
+                         "no flow finished | no flow finished | no flow finished")
+        self.assertEqual(rows["(d) isolating HPCC's FB_Hadoop long flows, 50 % load, 0.5 ms -> 10 ms of arrivals: avg "
+                              "/ p99 reduction; long flows; % of their lifetime after the arrivals stop (Mercury / "
+                              "HPCC)"],
+                         "no flow finished under both -> no flow finished under both; 0 -> 0; no flow finished")
+        differs = items[0]["differs"]
+        self.assertTrue(differs.startswith("No flow finished under both Mercury and another scheme in any cell. "),
+                        differs)
+        self.assertTrue(items[1]["differs"].startswith("Short flows: none finished under both Mercury and another "
+                                                       "scheme in any cell. Long flows: none finished under both "
+                                                       "Mercury and another scheme in any cell. "), items[1]["differs"])
+        self.assertIn("no long flow finished in the runs with 0.5 and 10 ms of arrivals", items[1]["differs"])
+        self.assertEqual([item["verdict"] for item in items], ["differs", "differs"])
+        self.check(lines, items)
+
+    def test_a_cell_and_the_10_ms_pair_without_a_finished_flow(self):
+        # Made up: the sweeps finish every flow, Mercury's twice as fast (margins far from the paper's, so the
+        # 'differs' line quotes the 10 ms pair), but DCQCN's WebSearch run at 70 % finished none, and the 10 ms pair
+        # none either.
+        m = self.mercury
+        with tempfile.TemporaryDirectory() as d:
+            for prefix in ("d", "d-hpcc-code"):
+                for s, _ in m.SCHEMES:
+                    for cdf in m.WORKLOADS:
+                        for load in m.LOADS:
+                            none = (prefix, s, cdf, load) == ("d", "dcqcn", "WebSearch", 0.7)
+                            write_run(os.path.join(d, f"{prefix}-{s}", m.grid_name(cdf, load)),
+                                      [(size, None if none else (size // 10 + 5_000) // (2 if s == "mercury" else 1))
+                                       for size in (20_000, 300_000, 2_000_000)], summary={"sim_time_ns": 1_000_000})
+            for name in [m.d_iso_name(tag, load) for tag, _, _ in m.D_HPCC_ISO for load in m.LOADS] + \
+                        [m.d_merc_iso_name(load) for load in m.LOADS]:
+                write_run(os.path.join(d, name), [(2_000_000, 200_000)], summary={"sim_time_ns": 1_000_000})
+            for s in ("mercury", "hpcc"):
+                shutil.copytree(os.path.join(self.tmp.name, m.d_long_name(s)), os.path.join(d, m.d_long_name(s)))
+            lines, items = m.fat_tree(d, False)
+        differs = items[0]["differs"]
+        self.assertTrue(differs.startswith("Mercury has the lowest average and p99 FCT wherever both finished flows. No "
+                                           "flow finished under both in 1 of 60 cells (DCQCN WebSearch 70 %). "), differs)
+        self.assertEqual(items[0]["verdict"], "differs")
+        self.assertIn("with 10 ms of FB_Hadoop arrivals at 50 % load Mercury's overall average FCT and its long flows': "
+                      "no flow finished under both (isolating runs", differs)
+        rows = {name: value for name, value, _ in items[1]["rows"]}
+        self.assertEqual(rows["(d) isolating HPCC's FB_Hadoop long flows, 50 % load, 0.5 ms -> 10 ms of arrivals: avg "
+                              "/ p99 reduction; long flows; % of their lifetime after the arrivals stop (Mercury / "
+                              "HPCC)"],
+                         "+50.0 / +50.0 % -> no flow finished under both; 1 -> 0; 0 % / 0 % -> no flow finished / "
+                         "no flow finished")
+        self.check(lines, items)
+
+    def test_fig10_says_no_flow_finished_and_draws_no_bar(self):
+        lines, item = self.mercury.hadoop(self.tmp.name)
+        rows = {name: value for name, value, _ in lines}
+        self.assertEqual(rows["(c) Mercury vs DCQCN: p99 FCT (us), max queue (KB)"],
+                         "no flow finished vs no flow finished, 0 vs 0")
+        self.assertEqual(rows["(c) mean slowdown of the flows >= 1 MB (ours; HPCC-code settings), 0 flows"],
+                         ", ".join(f"{lab} no flow finished; no flow finished" for lab in
+                                   ("Mercury", "DCQCN", "TIMELY", "HPCC", "PACC", "DCQCN+TCD")))
+        self.assertTrue(item["differs"].startswith("No flow finished in the runs of Mercury, DCQCN, TIMELY, HPCC, PACC, "
+                                                   "DCQCN+TCD (ours and with the HPCC-code settings)"), item["differs"])
+        self.assertEqual([s["y"] for s in item["plots"][0]["series"]], [[None] * 6] * 2)
+        self.assertEqual(item["verdict"], "differs")
+        self.check(lines, [item])
+
+
 class RoccLargeScale(unittest.TestCase):
     """Figs. 15-16 drew a size bin without a finished flow as a 0 bar on their log axis (`... if b[2] else 0`), and
     the table did not say which bins had none."""
@@ -294,6 +542,85 @@ class RoccLargeScale(unittest.TestCase):
                          "1.30-1.30 (no flow finished: 1M-10M); 1.50 / 4.00; 3")
         self.assertEqual(rows[row.format("FB_Hadoop 70%", "DCQCN")], "1.10-1.10; 1.50 / 4.00; 1")
         self.assertEqual(rows[row.format("WebSearch 50%", "DCQCN")], "1.10-1.10; 1.50 / 4.00; 1")
+
+
+class RoccNoFlowFinished(unittest.TestCase):
+    """Runs that finished no flow: (e) divided the per-flow rates of Table III by a count of none (ZeroDivisionError)
+    and read the summary's slowdown of no flow as 0.00; (b)'s staircase timed the steps after an unfinished group
+    from an infinite finish time ('step at inf ms', Infinity into results.json); (a) took max() of the rates of a run
+    stopped before the window it measures."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.rocc = m = load_run("rocc")
+        cls.tmp = tempfile.TemporaryDirectory()
+        d = cls.tmp.name
+        # (e), made up: a flow per size bin in every run, none finished; the summary's slowdown of no flow is 0 (as
+        # summary.json writes it).
+        for cdf, tag in m.WORKLOADS:
+            for load in (0.5, 0.7):
+                for k, cc in enumerate([c for c, _ in m.SCHEMES] + ["dcqcn-dynamic", "rocc-lqfg"]):
+                    write_run(os.path.join(d, "e", f"{cc}-{tag}-{int(load * 100)}"),
+                              [(size, None) for size in (5_000, 50_000, 500_000, 5_000_000, 20_000_000)],
+                              summary={"pfc": {"pause_frames": k}, "slowdown": {"mean": 0, "p99": 0}})
+        # (b), made up: the staircase's 100 flows (3 at first, then groups of 3, 6, 13, 25, 50 every 10 ms), none
+        # finished by a stop at 55 ms; the CP's fair rate sampled every ms.
+        starts = [0] * 3 + [10_000_000] * 3 + [20_000_000] * 6 + [30_000_000] * 13 + [40_000_000] * 25 + \
+                 [50_000_000] * 50
+        f = os.path.join(d, "b-staircase")
+        write_csv(f, "fct.csv", FCT_COLUMNS, [(i, 1 + i, 0, 10_000_000, t, "", "") for i, t in enumerate(starts)])
+        write_csv(f, "rocc.csv", ["time_ns", "node", "port", "fair_rate_bps"],
+                  [(t * 1_000_000, "s0", 0, 40e9 / sum(1 for x in starts if x <= t * 1_000_000)) for t in range(56)])
+        # (a), made up: N flows into one port, stopped at 1 ms, before the window Fig. 8 measures (12-20 ms).
+        for gbps in (40, 100):
+            for n in (2, 10, 100):
+                f = os.path.join(d, f"a-{gbps}g-n{n}")
+                write_run(f, [(10_000_000, None, 1 + i, 0) for i in range(n)])
+                write_csv(f, "flow_rates.csv", ["time_ns", "flow_id", "rate_bps"],
+                          [(t * 100_000, i, gbps * 1e9 / n) for t in range(11) for i in range(n)])
+                write_csv(f, "queues.csv", ["time_ns", "node", "port", "bytes"], [(t * 100_000, "s0", 0, 0)
+                                                                                   for t in range(11)])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def check(self, lines, items):
+        for text in report_texts(lines, items):
+            self.assertNotIn("nan", text)
+            self.assertNotIn("inf ", text)
+        for item in items:
+            for plot in item.get("plots", []):
+                if plot.get("ylog"):
+                    plot_values_drawable(self, plot)
+        json.dumps(items, allow_nan=False)  # results.json stays JSON (NaN and Infinity are not)
+
+    def test_table3_and_the_e_rows_say_no_flow_finished(self):
+        lines, items = self.rocc.large_scale(self.tmp.name, False)
+        rows = {name: value for name, value, _ in lines}
+        self.assertEqual(rows["Table III DCQCN: per-flow average rate / standard deviation (Mb/s)"], "no flow finished")
+        self.assertEqual(rows["(e) FB_Hadoop 70%, 5 ms, HPCC: p99 FCT / RoCC's over size bins; slowdown mean / p99; "
+                              "PFC pauses"],
+                         "no size bin with flows finished under both (no flow finished: <10K, 10K-100K, 100K-1M, "
+                         "1M-10M, >=10M); no flow finished; 3")
+        self.assertIn("No size bin at 70 % load has flows finished under both RoCC and another scheme", items[0]["differs"])
+        table, = [item for item in items if item["id"] == "table3-rates"]
+        self.assertEqual([s["y"] for s in table["plots"][0]["series"]], [[None] * len(self.rocc.SCHEMES)] * 2)
+        self.check(lines, items)
+
+    def test_a_run_that_ended_before_its_window_fails_its_case(self):
+        # main() caught nothing: a run stopped before 12 ms ended the script on max() of no rate (no results.json).
+        with self.assertRaisesRegex(self.rocc.CaseFailed, "a-40g-n2: no rate sample after 12 ms in flow_rates.csv"):
+            self.rocc.fairness(self.tmp.name)
+
+    def test_the_staircase_says_which_steps_no_finish_reached(self):
+        lines, item = self.rocc.staircase(self.tmp.name)
+        values = [value for _, value, _ in lines]
+        self.assertEqual(len(values), 11)
+        self.assertEqual(values[5], "0.0 ms (step lasts until the run's end: no flow of the group finished)")
+        self.assertEqual(values[6:], ["not reached: a flow of the group leaving did not finish"] * 5)
+        self.assertEqual(lines[6][0], "(b) step 7 to N=50 (0.80 Gb/s): F within 10 % after")
+        self.check(lines, [item])
 
 
 class RccFatTree(unittest.TestCase):
@@ -354,6 +681,175 @@ class RccFatTree(unittest.TestCase):
             self.assertTrue(plot["ylog"])
             plot_values_drawable(self, plot)
         json.dumps(item, allow_nan=False)
+
+
+class RccNoFlowFinished(unittest.TestCase):
+    """Runs that finished no flow (a stop time too short): incast_stats() took min() of no finish time (and
+    percentile() indexed an empty list), so (b), (e) and (g) stopped on a ValueError; pause_time_share() and Table
+    II's incast duration took max() of no finish time, so (c) did too."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.rcc = m = load_run("rcc")
+        cls.tmp = tempfile.TemporaryDirectory()
+        d = cls.tmp.name
+        ms = 1_000_000
+        every = [k * 100_000 for k in range(151)]  # 0-15 ms in 0.1 ms steps
+        # Made up, no flow finished: each incast run's background flow and 20 incast flows of 200 KB, the
+        # background flow's rate and the ToR's queue sampled up to a stop at 2 ms.
+        incasts = ["b-incast-rcc", "b-incast-hpcc", "b-incast-hpcc-formulation", "g-incast-rcc-evaluation-gains"] + \
+                  [f"b-incast-rcc-n{n}" for n in m.INCAST_N] + [f"e-incast-{k}" for k, _, _ in m.CLOCK_VARIANTS
+                                                                if k != "rcc"]
+        for name in incasts:
+            f = os.path.join(d, name)
+            write_run(f, [(10_000_000_000, None, 1, 0)] + [(200_000, None, 16 + i, 0) for i in range(20)],
+                      summary={"pfc": {"pause_frames": 0, "expired_pauses": 0}})
+            write_csv(f, "flow_rates.csv", ["time_ns", "flow_id", "rate_bps"], [(t, 0, 5e9) for t in every[:21]])
+            write_csv(f, "queues.csv", ["time_ns", "node", "port", "bytes"], [(t, "s0", 0, 50_000) for t in every[:21]])
+        # Table II's incasts, no flow finished: one pause at 0.1 ms, resumed at 0.2 ms.
+        for fab, _ in m.FABRICS:
+            for cc, _ in m.PAUSE_SCHEMES:
+                for n in m.PAUSE_N:
+                    f = os.path.join(d, f"c-pause-{fab}-{cc}-{n}")
+                    write_run(f, [(200_000, None, 1 + i, 0) for i in range(4)],
+                              summary={"pfc": {"pause_frames": 1, "expired_pauses": 0}})
+                    write_csv(f, "pfc.csv", ["time_ns", "node", "port", "priority", "event"],
+                              [(100_000, "s0", 1, 3, "pause"), (200_000, "s0", 1, 3, "resume")])
+        # (a)'s staircase and (d)'s multi-bottleneck as (e) and (g) read them, every flow finished: flows 5 ms apart,
+        # each at 95 Gb/s shared evenly while it runs.
+        def shared(spans):
+            return [(t, f, 95e9 / sum(1 for a, b in spans if a <= t < b)) for t in every
+                    for f, (a, b) in enumerate(spans) if a <= t < b]
+
+        stair = [(0, 30 * ms), (5 * ms, 25 * ms), (10 * ms, 22 * ms), (15 * ms, 20 * ms)]
+        for name in ("a-staircase-rcc", "g-staircase-rcc-evaluation-gains"):
+            f = os.path.join(d, name)
+            write_csv(f, "fct.csv", FCT_COLUMNS, [(i, i, 4, 1_000_000, a, b, b - a) for i, (a, b) in enumerate(stair)])
+            write_csv(f, "flow_rates.csv", ["time_ns", "flow_id", "rate_bps"], shared(stair))
+        multi = [(0, 15 * ms), (5 * ms, 15 * ms), (10 * ms, 15 * ms)]
+        for name in ["d-multi-rcc"] + [n for n, _, _ in m.MB_READINGS] + [f"e-multi-{k}" for k, _, _ in
+                                                                           m.CLOCK_VARIANTS if k != "rcc"]:
+            f = os.path.join(d, name)
+            write_csv(f, "flow_rates.csv", ["time_ns", "flow_id", "rate_bps"], shared(multi))
+            write_csv(f, "queues.csv", ["time_ns", "node", "port", "bytes"],
+                      [(t, node, port, 10_000) for t in every for node, port in (("s0", 2), ("s1", 1))])
+            write_csv(f, "rcc.csv", ["flow_id", "pid_entry_ns", "pid_ns", "floor_ns"], [(0, 5 * ms, 10 * ms, 0)])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def check_texts(self, lines, item):
+        for text in report_texts(lines, [item]):
+            self.assertNotIn("nan", text)
+        json.dumps(item, allow_nan=False)  # results.json stays JSON (NaN is not)
+
+    def test_a_percentile_of_no_value_is_missing(self):
+        self.assertTrue(math.isnan(self.rcc.percentile([], 99)))
+        self.assertEqual(self.rcc.percentile([3.0, 1.0, 2.0], 50), 2.0)
+
+    def test_the_incast_rows_say_no_flow_finished(self):
+        lines, item = self.rcc.b_analyse(self.tmp.name, False)
+        rows = {name: value for name, value, _ in lines}
+        self.assertEqual(rows["(b) RCC: aggregate goodput during the incast (Gb/s)"], "no flow finished")
+        self.assertEqual(rows["(b) HPCC: incast FCT p50 / p99 (ms), 0 of 1000 done"], "no flow finished")
+        self.assertEqual(rows["(b) RCC vs HPCC: FCT p50 / p99 lower by"], "no flow finished")
+        self.assertEqual(rows["(b) RCC: bottleneck queue peak / time above 1 MB / standing (KB, ms, KB)"],
+                         "50 / 0.0 / no flow finished")
+        self.assertTrue(item["differs"].startswith("No incast flow finished in the runs of RCC, HPCC, HPCC (paper "
+                                                   "formulation), N = 200, N = 300, N = 600:"), item["differs"])
+        self.check_texts(lines, item)
+
+    def test_the_clock_and_gains_rows_say_no_flow_finished(self):
+        lines, item = self.rcc.e_analyse(self.tmp.name, False)
+        incast = [value for name, value, _ in lines if name.endswith("incast: goodput (Gb/s), FCT p50 / p99 (ms)")]
+        self.assertEqual(incast, ["no flow finished"] * len(self.rcc.CLOCK_VARIANTS))
+        self.check_texts(lines, item)
+        lines, item = self.rcc.g_analyse(self.tmp.name, False)
+        rows = {name: value for name, value, _ in lines}
+        self.assertEqual(rows["(g) Figs. 7-8 with the evaluation's gains: identical"], "no flow finished")
+        self.check_texts(lines, item)
+
+    def test_table2_says_no_flow_finished_and_draws_no_bar(self):
+        lines, item = self.rcc.c_analyse(self.tmp.name, False)
+        rows = {name: value for name, value, _ in lines}
+        self.assertEqual(rows["(c) one switch, DCQCN: pause-time share (%), N = 16, 32, 64, 128, 192, 256"],
+                         ", ".join(["no flow finished"] * 6))
+        self.assertEqual(rows["(c) fat tree, RCC, N = 256: last pause (ms) / incast duration (ms) / mean goodput (Gb/s)"],
+                         "0.10 / no flow finished / no flow finished")
+        self.assertTrue(item["differs"].startswith("No flow finished in the runs of "), item["differs"])
+        for plot in item["plots"]:
+            self.assertEqual([s["y"] for s in plot["series"][:3]], [[None] * 6] * 3)
+        self.check_texts(lines, item)
+
+
+class RccFatTreeNoFlowFinished(unittest.TestCase):
+    """Runs that finished no flow: the isolating rows of Fig. 9's RCC PID item read 'nan [nan]' and its ranges
+    min/max over NaN, Fig. 14's 'RCC below RCC-PID / RCC-EWA' read 'nan % (nan %)' (NaN into results.json for its
+    lines); with no case compared Fig. 9 said 'RCC has the lowest average FCT in every case ..., as in the paper'
+    (verdict reproduced) over an empty 'Order of average FCT: .', and Figs. 10-11 named the lowest scheme 'n/a's'."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.rcc = m = load_run("rcc-fattree")
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.loads, cls.stats = [0.3, 0.5, 0.7], {}
+        # Made up, no flow finished: a flow per size bin in each run; RCC's runs traced (rcc.csv), no flow in PID.
+        runs = [(w, s) for w in ("WebServer", "CacheFollower") for s in m.PID_VARIANTS + ("hpcc",)] + \
+               [("WebSearch", s) for s in list(m.SCHEMES) + ["rcc-pid", "rcc-ewa"]]
+        for w, s in runs:
+            for load in cls.loads:
+                folder = os.path.join(cls.tmp.name, m.case_name(w, load, s))
+                write_run(folder, [(size, None) for size in (5_000, 50_000, 500_000, 5_000_000, 20_000_000)],
+                          summary={"pfc": {"pause_frames": 0}, "drops": 0})
+                if s.startswith("rcc"):
+                    write_csv(folder, "rcc.csv", ["flow_id", "pid_entry_ns", "pid_ns", "floor_ns"], [(0, "", 0, 0)])
+                cls.stats[(w, load, s)] = m.fct_stats(folder)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def check(self, rows, item):
+        for text in report_texts(rows, [item]):
+            self.assertNotIn("nan", text)
+        json.dumps(item, allow_nan=False)  # results.json stays JSON (NaN is not)
+
+    def test_the_pid_item_says_no_flow_finished(self):
+        rows, item = self.rcc.pid_item(self.stats, self.loads)
+        values = {name: value for name, value, _ in rows}
+        self.assertEqual(values["CacheFollower: RCC: average FCT (us) [x HPCC's]; flows in PID (%); their PID time at "
+                                "the floor (%), at 30%, 50%, 70%"], " | ".join(["no flow finished; 0.0; 0.0"] * 3))
+        self.assertTrue(item["differs"].startswith("No flow finished under both HPCC and RCC or a variant in any "
+                                                   "case"), item["differs"])
+        self.assertEqual(item["verdict"], "differs")
+        self.check(rows, item)
+
+    def test_figs9_10_say_no_flow_finished(self):
+        schemes = list(self.rcc.SCHEMES)
+        rows, item = self.rcc.overall_item(self.stats, ["WebSearch"], self.loads, schemes, 1)
+        self.assertTrue(item["differs"].startswith("No flow finished under both RCC and another scheme in any case, "
+                                                   "so there is no average FCT to compare. The paper's loads"),
+                        item["differs"])
+        self.assertEqual(item["verdict"], "differs")
+        self.check(rows, item)
+        rows, item = self.rcc.by_size_item(self.stats, "WebSearch", 10, self.loads, schemes)
+        self.assertTrue(item["differs"].startswith("At 50 % load no flow finished below 10 KB in any run and no flow "
+                                                   "finished of 10 MB or more in any run (paper: "), item["differs"])
+        self.check(rows, item)
+
+    def test_fig14_says_no_flow_finished(self):
+        rows, item = self.rcc.fig14_item(self.stats, self.loads)
+        values = {name: value for name, value, _ in rows}
+        self.assertEqual(values["WebSearch: RCC average FCT (us) at 30%, 50%, 70%"],
+                         "no flow finished / no flow finished / no flow finished")
+        self.assertEqual(values["RCC's average FCT below RCC-PID's / RCC-EWA's (up to, min)"],
+                         "no flow finished under both / no flow finished under both")
+        self.assertTrue(item["differs"].startswith("No load has flows finished under both RCC and an ablation"),
+                        item["differs"])
+        self.assertEqual(item["verdict"], "differs")
+        self.assertEqual([s["y"] for s in item["plots"][0]["series"]], [[None] * 3] * 3)
+        self.check(rows, item)
 
 
 if __name__ == "__main__":

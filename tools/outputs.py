@@ -66,10 +66,11 @@ def log_value(v, digits):
     return r if r > 0 else None
 
 
-def number(v, spec, none, unit=""):
-    """`v` as format(v, spec) followed by `unit`, or `none` (what is missing, e.g. "no flow finished") when
-    missing(v): a table never shows nan, or a made-up 0, for a class without flows."""
-    return none if missing(v) else f"{v:{spec}}{unit}"
+def number(v, spec, none, unit="", prefix=""):
+    """`v` as format(v, spec) between `prefix` and `unit` (a ratio's "x", a size's " KB"), or `none` (what is
+    missing, e.g. "no flow finished") when missing(v): a table never shows nan, or a made-up 0, for a class without
+    flows."""
+    return none if missing(v) else f"{prefix}{v:{spec}}{unit}"
 
 
 def bin_categories(bins, finished, started=None):

@@ -167,6 +167,12 @@ def fmt(v, digits=1):
 
 
 NO_FLOW = "no flow finished"  # a run, or a size bin of one, without a finished flow
+NO_PAIR = "no flow finished under both"  # a comparison of two runs where one finished no flow
+
+
+def has_flows(x):
+    """A fct_stats() with a finished flow (an average FCT)."""
+    return bool(x and x["all"]["n"])
 
 
 def overall_item(stats, workloads, loads, schemes, duration_ms):
@@ -204,10 +210,15 @@ def overall_item(stats, workloads, loads, schemes, duration_ms):
     has_rcc = any(k[2] == "rcc" for k in stats)
     # Where a scheme's average is below RCC's (the paper: RCC lowest everywhere).
     # Where a scheme's average is more than 1 % below RCC's (within 1 %: level).
-    ahead, level = {}, {}
+    # Cases where RCC or the scheme finished no flow have no ratio: `empty`.
+    ahead, level, empty, compared = {}, {}, [], 0
     for (w, l, s), st in stats.items():
         if s not in schemes or s == "rcc" or (w, l, "rcc") not in stats:
             continue
+        if not (has_flows(st) and has_flows(stats[(w, l, "rcc")])):
+            empty.append(f"{LABEL[s]} {w} {int(l * 100)} %")
+            continue
+        compared += 1
         ratio = st["all"]["avg"] / stats[(w, l, "rcc")]["all"]["avg"]
         if ratio < 0.99:
             ahead.setdefault(s, []).append(f"{w} {int(l * 100)} %")
@@ -220,8 +231,9 @@ def overall_item(stats, workloads, loads, schemes, duration_ms):
             "Homa is ahead (" + ", ".join(ahead["homa"]) + "). The paper puts part of Homa's weakness on its core "
             "packet spraying ('may encounter various issues'); here messages are reassembled on a lossless fabric "
             "and spraying costs nothing, and the isolating runs without spraying (ECMP) keep Homa ahead: "
-            + "; ".join(f"{w} {int(l * 100)} %: Homa-ECMP {stats[(w, l, 'homa-ecmp')]['all']['avg']:.1f} us vs RCC "
-                        f"{stats[(w, l, 'rcc')]['all']['avg']:.1f} us" for w, l in iso)
+            + "; ".join(f"{w} {int(l * 100)} %: Homa-ECMP "
+                        f"{outputs.number(stats[(w, l, 'homa-ecmp')]['all']['avg'], '.1f', NO_FLOW, ' us')} vs RCC "
+                        f"{outputs.number(stats[(w, l, 'rcc')]['all']['avg'], '.1f', NO_FLOW, ' us')}" for w, l in iso)
             + ". What is left is Homa's scheduling: receiver grants in SRPT order and strict priorities at every switch "
               "favour short messages, which no FIFO single-priority scheme (RCC, HPCC, DCQCN, TIMELY) can match on "
               "the average FCT (Homa's own paper shows it near SRPT-optimal).")
@@ -234,10 +246,12 @@ def overall_item(stats, workloads, loads, schemes, duration_ms):
         heavy = max((b[2] for b in BINS if r[b[2]]["n"]), key=lambda b: r[b]["n"] * r[b]["avg"])
         causes.append(
             f"{LABEL[s]} is ahead at " + ", ".join(ahead[s]) + f". At {w} {int(l * 100)} % its flows under 10 KB "
-            f"average {x['<10KB']['avg']:.1f} us against RCC's {r['<10KB']['avg']:.1f}, but its {heavy} flows, which "
-            f"carry most of the average, {x[heavy]['avg']:.0f} against {r[heavy]['avg']:.0f} us: RCC's EWA splits a "
-            "shared last hop exactly evenly, which costs flows of similar size the most in average FCT (two flows "
-            "of S bytes finish together at 2S/C, one after the other at S/C and 2S/C), and "
+            f"average {outputs.number(x['<10KB']['avg'], '.1f', NO_FLOW, ' us')} against RCC's "
+            f"{outputs.number(r['<10KB']['avg'], '.1f', NO_FLOW)}, but its {heavy} flows, which "
+            f"carry most of the average, {outputs.number(x[heavy]['avg'], '.0f', NO_FLOW)} against "
+            f"{r[heavy]['avg']:.0f} us: RCC's EWA splits a shared last hop exactly evenly, which costs flows of "
+            "similar size the most in average FCT (two flows of S bytes finish together at 2S/C, one after the other "
+            "at S/C and 2S/C), and "
             + ("TIMELY does not converge to the fair split (paper §III-A: TIMELY 'fails to converge to a fixed "
                "point')." if s == "timely" else f"{LABEL[s]} splits it less evenly."))
     if level:
@@ -246,19 +260,28 @@ def overall_item(stats, workloads, loads, schemes, duration_ms):
                       + (". At these points most flows finish at their ideal FCT under every scheme (30 % load; "
                          "DataMining's average rests on a handful of flows above 10 MB, few of which start in "
                          f"{duration_ms} ms of arrivals)." if duration_ms < 10 else "."))
-    if has_rcc and not ahead:
+    unfinished = (f"No flow finished under both RCC and the scheme in {len(empty)} cases ({', '.join(empty[:8])}"
+                  f"{', ...' if len(empty) > 8 else ''}). " if empty else "")
+    if has_rcc and not compared:
+        verdict = "differs"
+        head = "No flow finished under both RCC and another scheme in any case, so there is no average FCT to compare. "
+    elif has_rcc and not ahead and not empty:
         verdict = "reproduced"
         head = "RCC has the lowest average FCT in every case (or is level within 1 %), as in the paper. " + " ".join(
             causes) + " "
+    elif has_rcc and not ahead:
+        verdict = "differs"
+        head = ("RCC has the lowest average FCT (or is level within 1 %) in every case where both finished flows. "
+                + unfinished + " ".join(causes) + " ")
     elif has_rcc:
         verdict = "differs"
-        head = "RCC is not lowest everywhere. " + " ".join(causes) + " "
+        head = "RCC is not lowest everywhere. " + unfinished + " ".join(causes) + " "
     else:
         verdict = "not-covered"
         head = ("RCC is not built into this binary, so its reductions are n/a; the paper has RCC < HPCC < Homa ~ "
                 "ExpressPass < DCQCN < TIMELY on WebSearch. ")
-    differs = (head + "Order of average FCT (lowest first): " + "; ".join(notes) + ". "
-               "The paper's loads and absolute values are in its lost figures: loads 30/50/70 % are our choice.")
+    differs = (head + ("Order of average FCT (lowest first): " + "; ".join(notes) + ". " if notes else "")
+               + "The paper's loads and absolute values are in its lost figures: loads 30/50/70 % are our choice.")
     item = {"id": "fig9-overall", "kind": "figure", "verdict": verdict,
             "title": "Fig. 9: overall average FCT under four realistic workloads (320-host fat tree)",
             "rows": rows, "plots": plots, "differs": differs}
@@ -277,14 +300,20 @@ def pid_item(stats, loads):
                 continue
             rows.append([f"{w}: {LABEL[v]}: average FCT (us) [x HPCC's]; flows in PID (%); their PID time at the "
                          f"floor (%), at {', '.join(f'{int(l * 100)}%' for l in loads)}",
-                         " | ".join(f"{x['all']['avg']:.1f} [{x['all']['avg'] / h['all']['avg']:.2f}]; "
-                                    f"{100 * x['pid_share']:.1f}; {100 * x['floor_share']:.1f}" if x and h else "n/a"
+                         " | ".join((f"{x['all']['avg']:.1f} [{x['all']['avg'] / h['all']['avg']:.2f}]"
+                                     if has_flows(x) and has_flows(h) else outputs.number(x["all"]["avg"], ".1f", NO_FLOW))
+                                    + f"; {100 * x['pid_share']:.1f}; {100 * x['floor_share']:.1f}" if x and h else "n/a"
                                     for _, x, h in vals),
                          "RCC 5-11 % (WebServer), ~14 % (CacheFollower) below HPCC" if v == "rcc" else ""])
     if not rows:
         return None
-    ok = all(stats[(w, l, "rcc")]["all"]["avg"] < stats[(w, l, "hpcc")]["all"]["avg"] for w in ws for l in loads
-             if (w, l, "rcc") in stats and (w, l, "hpcc") in stats)
+    # The cases where RCC (or a variant) and HPCC both finished flows: the rest have no average to compare.
+    both = [(w, l, v) for w in ws for l in loads for v in PID_VARIANTS
+            if has_flows(stats.get((w, l, v))) and has_flows(stats.get((w, l, "hpcc")))]
+    ok = bool(both) and all(stats[(w, l, "rcc")]["all"]["avg"] < stats[(w, l, "hpcc")]["all"]["avg"] for w in ws
+                            for l in loads if has_flows(stats.get((w, l, "rcc"))) and has_flows(stats.get((w, l, "hpcc"))))
+    empty = [f"{w} {int(l * 100)} %" for w in ws for l in loads if (w, l, "rcc") in stats and (w, l, "hpcc") in stats
+             and not (has_flows(stats[(w, l, "rcc")]) and has_flows(stats[(w, l, "hpcc")]))]
 
     def rng(v, key):
         """min-max over the two workloads and the loads: ratio to HPCC's average, or a share in %."""
@@ -292,30 +321,36 @@ def pid_item(stats, loads):
         for w in ws:
             for l in loads:
                 x, h = stats.get((w, l, v)), stats.get((w, l, "hpcc"))
-                if x and (key != "ratio" or h):
+                if x and (key != "ratio" or has_flows(x) and has_flows(h)):
                     xs.append(x["all"]["avg"] / h["all"]["avg"] if key == "ratio" else 100 * x[key])
         if not xs:
             return "n/a"
         return f"{min(xs):.2f}-{max(xs):.2f}" if key == "ratio" else f"{min(xs):.0f}-{max(xs):.0f}"
-    differs = (
-        ("With its defaults RCC is below HPCC on both workloads at every load, as the paper has it. " if ok else
-         "With its defaults RCC is not below HPCC everywhere (rows). ")
-        + f"The rows isolate why the defaults before issue 25 (one-way base, evaluation gains) were "
-          f"{rng('rcc-oneway-eval', 'ratio')}x HPCC: (1) the one-way base puts the in-network threshold at 1.2 x "
-          "the one-way delay, 1.25 us (16 KB at 100G) of queueing on a cross-pod path; a last-hop burst of a few "
-          "flows starting together crosses it before the receiver has been busy for a whole base RTT (B_R < eta C "
-          "base RTT), so Algorithm 1 calls it in-network congestion and the flow stays in PID control to its end: "
-          f"{rng('rcc-oneway-eval', 'pid_share')} % of all flows entered PID against {rng('rcc', 'pid_share')} % "
-          "with the base RTT (threshold 1.2 x 12.3 us of one-way delay, 8.5 us of queueing). (2) Once in PID, the "
-          "window can grow only by 1 - tanh(U) with E >= -(delta/2) x base, -0.6 us with the one-way base; with the "
-          "evaluation's gains the integral Kp x sum(E) winds up while the window sits at the one-MTU floor and takes "
-          f"hundreds of base RTTs to unwind: {rng('rcc-oneway-eval', 'floor_share')} % of the PID time at the "
-          f"floor, against {rng('rcc', 'floor_share')} % with the defaults. The one-way base alone (analysis "
-          f"gains) is {rng('rcc-oneway', 'ratio')}x HPCC, the evaluation's gains alone (base RTT) "
-          f"{rng('rcc-eval', 'ratio')}x. (A run with anti_windup on, not the paper's rule, confirms (2): on "
-          "WebServer at 50 % under the old defaults the floor share falls from 43 % to 4 % and the average FCT "
-          "from 73.5 to 52.1 us.)")
-    return rows, {"id": "fig9-rcc-pid", "kind": "table", "verdict": "reproduced" if ok else "differs",
+    if not both:
+        differs = ("No flow finished under both HPCC and RCC or a variant in any case, so the rows have no average FCT "
+                   "to compare.")
+    else:
+        differs = (
+            ("With its defaults RCC is below HPCC on both workloads at every load, as the paper has it. "
+             if ok and not empty else
+             f"With its defaults RCC is below HPCC wherever both finished flows ({NO_PAIR} at {', '.join(empty)}). "
+             if ok else "With its defaults RCC is not below HPCC everywhere (rows). ")
+            + f"The rows isolate why the defaults before issue 25 (one-way base, evaluation gains) were "
+              f"{rng('rcc-oneway-eval', 'ratio')}x HPCC: (1) the one-way base puts the in-network threshold at 1.2 x "
+              "the one-way delay, 1.25 us (16 KB at 100G) of queueing on a cross-pod path; a last-hop burst of a few "
+              "flows starting together crosses it before the receiver has been busy for a whole base RTT (B_R < eta C "
+              "base RTT), so Algorithm 1 calls it in-network congestion and the flow stays in PID control to its end: "
+              f"{rng('rcc-oneway-eval', 'pid_share')} % of all flows entered PID against {rng('rcc', 'pid_share')} % "
+              "with the base RTT (threshold 1.2 x 12.3 us of one-way delay, 8.5 us of queueing). (2) Once in PID, the "
+              "window can grow only by 1 - tanh(U) with E >= -(delta/2) x base, -0.6 us with the one-way base; with the "
+              "evaluation's gains the integral Kp x sum(E) winds up while the window sits at the one-MTU floor and takes "
+              f"hundreds of base RTTs to unwind: {rng('rcc-oneway-eval', 'floor_share')} % of the PID time at the "
+              f"floor, against {rng('rcc', 'floor_share')} % with the defaults. The one-way base alone (analysis "
+              f"gains) is {rng('rcc-oneway', 'ratio')}x HPCC, the evaluation's gains alone (base RTT) "
+              f"{rng('rcc-eval', 'ratio')}x. (A run with anti_windup on, not the paper's rule, confirms (2): on "
+              "WebServer at 50 % under the old defaults the floor share falls from 43 % to 4 % and the average FCT "
+              "from 73.5 to 52.1 us.)")
+    return rows, {"id": "fig9-rcc-pid", "kind": "table", "verdict": "reproduced" if ok and not empty else "differs",
                   "title": "Fig. 9, RCC's PID on WebServer and CacheFollower: RTT_base and the PID gains (isolating "
                            "runs)", "rows": rows, "differs": differs}
 
@@ -329,20 +364,31 @@ def fig14_item(stats, loads):
         if not any(vals):
             return None
         rows.append([f"{w}: {LABEL[v]} average FCT (us) at {', '.join(f'{int(l * 100)}%' for l in loads)}",
-                     " / ".join(fmt(x["all"]["avg"]) if x else "n/a" for x in vals), "Fig. 14 (values not in text)"])
+                     " / ".join((fmt(x["all"]["avg"]) if x["all"]["n"] else NO_FLOW) if x else "n/a" for x in vals),
+                     "Fig. 14 (values not in text)"])
+    empty = []  # loads (and ablation) where RCC or the ablation finished no flow
     for v in gains:
         for l in loads:
-            if (w, l, v) in stats and (w, l, "rcc") in stats:
+            if has_flows(stats.get((w, l, v))) and has_flows(stats.get((w, l, "rcc"))):
                 gains[v].append(100 * (1 - stats[(w, l, "rcc")]["all"]["avg"] / stats[(w, l, v)]["all"]["avg"]))
+            elif (w, l, v) in stats and (w, l, "rcc") in stats:
+                empty.append(f"{LABEL[v]} {int(l * 100)} %")
     rows.append(["RCC's average FCT below RCC-PID's / RCC-EWA's (up to, min)",
-                 " / ".join(f"{max(g):.0f} % ({min(g):.0f} %)" for g in gains.values()), "up to 28 % / 19 %"])
-    ok = all(x > 0 for g in gains.values() for x in g)
+                 " / ".join(f"{max(g):.0f} % ({min(g):.0f} %)" if g else NO_PAIR for g in gains.values()),
+                 "up to 28 % / 19 %"])
+    compared = any(gains.values())
+    ok = compared and not empty and all(x > 0 for g in gains.values() for x in g)
     pid = [100 * stats[(w, l, "rcc")]["pid_share"] for l in loads if "pid_share" in stats.get((w, l, "rcc"), {})]
     differs = ("RCC is below both ablations at every load, as in the paper" if ok else
                "RCC is not below both ablations at every load") + (
-        f" (RCC below RCC-PID by {', '.join(f'{x:.0f} %' for x in gains['rcc-pid'])}, below RCC-EWA by "
-        f"{', '.join(f'{x:.0f} %' for x in gains['rcc-ewa'])}; paper up to 28 % and 19 %).")
-    if not ok:
+        f" (RCC below RCC-PID by {', '.join(f'{x:.0f} %' for x in gains['rcc-pid']) or NO_PAIR}, below RCC-EWA by "
+        f"{', '.join(f'{x:.0f} %' for x in gains['rcc-ewa']) or NO_PAIR}; paper up to 28 % and 19 %).")
+    if empty:
+        differs += f" No flow finished under both RCC and the ablation at {', '.join(empty)}."
+    if not compared:
+        differs = ("No load has flows finished under both RCC and an ablation (RCC-PID, RCC-EWA), so Fig. 14 has no "
+                   "average FCT to compare (rows).")
+    elif not ok:
         differs += (
             " On this full-bisection fabric the two halves seldom matter for the average: (1) RCC-EWA differs from "
             "RCC only for flows that enter PID control, "
@@ -359,8 +405,9 @@ def fig14_item(stats, loads):
                   "plots": [{"title": "Fig. 14 (WebSearch): average FCT by load", "type": "lines", "xlabel": "load (%)",
                              "ylabel": "average FCT (us)",
                              "series": [{"label": LABEL[v], "x": [int(l * 100) for l in loads if (w, l, v) in stats],
-                                         "y": [round(stats[(w, l, v)]["all"]["avg"], 2) for l in loads
-                                               if (w, l, v) in stats]} for v in ("rcc", "rcc-pid", "rcc-ewa")]}]}
+                                         "y": [round(stats[(w, l, v)]["all"]["avg"], 2) if stats[(w, l, v)]["all"]["n"]
+                                               else None for l in loads if (w, l, v) in stats]}
+                                        for v in ("rcc", "rcc-pid", "rcc-ewa")]}]}
 
 
 def by_size_item(stats, w, fig, loads, schemes):
@@ -395,8 +442,12 @@ def by_size_item(stats, w, fig, loads, schemes):
     best_long = min(long_, key=long_.get) if long_ else None
     claim = ("paper: RCC best for short flows, then HPCC and Homa, ExpressPass/DCQCN/TIMELY far behind; RCC best for "
              "long flows, 25-31 % below DCQCN on average")
-    differs = (f"At {int(mid * 100)} % load the lowest average FCT below 10 KB is {LABEL.get(best_short, 'n/a')}'s "
-               f"and at 10 MB and above {LABEL.get(best_long, 'n/a')}'s ({claim}).")
+    differs = (f"At {int(mid * 100)} % load "
+               + (f"the lowest average FCT below 10 KB is {LABEL[best_short]}'s" if best_short else
+                  f"{NO_FLOW} below 10 KB in any run")
+               + (f" and at 10 MB and above {LABEL[best_long]}'s" if best_long else
+                  f" and {NO_FLOW} of 10 MB or more in any run")
+               + f" ({claim}).")
     has_rcc = any(s == "rcc" for (ww, _, s) in stats if ww == w)
     # RCC against DCQCN for long flows (the paper's one number for them).
     dc = [(l, stats[(w, l, "rcc")][">=10M"]["avg"], stats[(w, l, "dcqcn")][">=10M"]["avg"]) for l in loads

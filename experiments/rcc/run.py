@@ -78,9 +78,9 @@ def median(v):
 
 
 def percentile(v, p):
-    """The run summary's rule: sorted value at index round(p/100 x (n - 1))."""
+    """The run summary's rule: sorted value at index round(p/100 x (n - 1)); NaN of no value."""
     v = sorted(v)
-    return v[int(round(p / 100 * (len(v) - 1)))]
+    return v[int(round(p / 100 * (len(v) - 1)))] if v else float("nan")
 
 
 def jain(rates):
@@ -89,6 +89,9 @@ def jain(rates):
 
 def fcts(out):
     return outputs.read_csv(out, "fct.csv")
+
+
+NO_FLOW = "no flow finished"  # a quantity of a run that finished no flow (of the kind it is over)
 
 
 def pause_time_share(out):
@@ -101,7 +104,9 @@ def pause_time_share(out):
         raise RuntimeError(f"{out}: {s['pfc']['expired_pauses']} pauses expired; pause_time_share needs resumes")
     rows = fcts(out)
     t0 = min(float(r["start_ns"]) for r in rows)
-    t1 = max(float(r["finish_ns"]) for r in rows if r["finish_ns"])
+    t1 = max((float(r["finish_ns"]) for r in rows if r["finish_ns"]), default=None)
+    if t1 is None:
+        return float("nan")  # no flow finished: the share has no duration
     since, paused = {}, {}
     for r in outputs.read_csv(out, "pfc.csv"):
         key, t = (r["node"], r["port"], r["priority"]), float(r["time_ns"])
@@ -220,10 +225,12 @@ def b_cases(full):
 
 
 def incast_stats(out):
+    """The incast of one (b) run. Its goodput and standing queue are taken until the first incast flow finishes:
+    with none finished ("done" 0) they are NaN, as are the FCT percentiles and the ends."""
     rows = fcts(out)[1:]  # flow 0 is the background flow
     fct = [float(r["fct_ns"]) / 1e6 for r in rows if r["fct_ns"]]
-    first_end = min(float(r["finish_ns"]) for r in rows if r["finish_ns"]) / 1e6
-    last_end = max(float(r["finish_ns"]) for r in rows if r["finish_ns"]) / 1e6
+    ends = [float(r["finish_ns"]) / 1e6 for r in rows if r["finish_ns"]]
+    first_end, last_end = (min(ends), max(ends)) if ends else (float("nan"), float("nan"))
     ts, agg = aggregate_goodput(out)
     qt, qb = queue_trace(out, "s0", 0)
     peak = max(qb)
@@ -234,6 +241,11 @@ def incast_stats(out):
             "first_end": first_end, "last_end": last_end, "pauses": summary(out)["pfc"]["pause_frames"]}
 
 
+def incast_fcts(s):
+    """An incast_stats()'s FCT p50 / p99 (ms) as '2.24 / 2.46', or NO_FLOW."""
+    return f"{s['p50']:.2f} / {s['p99']:.2f}" if s["done"] else NO_FLOW
+
+
 def b_analyse(out_dir, full):
     names = (("rcc", "RCC"), ("hpcc", "HPCC"), ("hpcc-formulation", "HPCC (paper formulation)"))
     st = {k: incast_stats(os.path.join(out_dir, f"b-incast-{k}")) for k, _ in names}
@@ -242,24 +254,24 @@ def b_analyse(out_dir, full):
     lines = []
     for k, label in names:
         s = st[k]
-        lines.append((f"(b) {label}: aggregate goodput during the incast (Gb/s)", f"{s['goodput']:.2f}",
-                      "94.98 (RCC ~ HPCC)"))
+        lines.append((f"(b) {label}: aggregate goodput during the incast (Gb/s)",
+                      outputs.number(s["goodput"], ".2f", NO_FLOW), "94.98 (RCC ~ HPCC)"))
     r, h = st["rcc"], st["hpcc"]
     for k, label in names:
         s = st[k]
-        lines.append((f"(b) {label}: incast FCT p50 / p99 (ms), {s['done']} of 1000 done",
-                      f"{s['p50']:.2f} / {s['p99']:.2f}", "RCC 5.2 % / 4.1 % below HPCC"))
+        lines.append((f"(b) {label}: incast FCT p50 / p99 (ms), {s['done']} of 1000 done", incast_fcts(s),
+                      "RCC 5.2 % / 4.1 % below HPCC"))
     lines.append(("(b) RCC vs HPCC: FCT p50 / p99 lower by", f"{100 * (1 - r['p50'] / h['p50']):.1f} % / "
-                  f"{100 * (1 - r['p99'] / h['p99']):.1f} %", "5.2 % / 4.1 %"))
+                  f"{100 * (1 - r['p99'] / h['p99']):.1f} %" if r["done"] and h["done"] else NO_FLOW, "5.2 % / 4.1 %"))
     for k, label in names:
         s = st[k]
         lines.append((f"(b) {label}: bottleneck queue peak / time above 1 MB / standing (KB, ms, KB)",
-                      f"{s['peak_kb']:.0f} / {s['above_1mb_ms']:.1f} / {s['steady_kb']:.0f}",
+                      f"{s['peak_kb']:.0f} / {s['above_1mb_ms']:.1f} / {outputs.number(s['steady_kb'], '.0f', NO_FLOW)}",
                       "RCC ~0; HPCC ~900 KB" if k != "rcc" else "near zero"))
     for n in sorted(iso):
         s = iso[n]
         lines.append((f"(b) Fig. 8 isolated: RCC, N = {n} incast flows: peak / standing queue (KB); "
-                      f"(N + 1) x 1048 B - BDP", f"{s['peak_kb']:.0f} / {s['steady_kb']:.0f}; "
+                      f"(N + 1) x 1048 B - BDP", f"{s['peak_kb']:.0f} / {outputs.number(s['steady_kb'], '.0f', NO_FLOW)}; "
                       f"{max(0.0, (n + 1) * 1.048 - BDP_KB):.0f}", "near zero"))
     plots = []
     series_g, series_q = [], []
@@ -278,22 +290,28 @@ def b_analyse(out_dir, full):
                   "xlabel": "time (ms)", "ylabel": "queue (KB)", "ylog": True, "series": series_n,
                   "refs": [{"y": round(max(1.0, (n + 1) * 1.048 - BDP_KB), 1), "label": f"(N+1) x 1048 B - BDP, N={n}"}
                            for n in sorted(iso)]})
-    fit = max(abs(iso[n]["steady_kb"] - ((n + 1) * 1.048 - BDP_KB)) for n in sorted(iso))
-    standing = ", ".join(f"{iso[n]['steady_kb']:.0f}" for n in sorted(iso))
-    differs = (f"Goodput ({r['goodput']:.1f} Gb/s) and FCT (RCC {100 * (1 - r['p50'] / h['p50']):.1f} % / "
-               f"{100 * (1 - r['p99'] / h['p99']):.1f} % below HPCC at p50 / p99) agree. The queue does not, for two "
-               f"causes the paper's own rules produce. (1) The peak: every flow starts at line rate with one BDP "
-               f"(paper §III-B), so 1000 flows put 1000 x 153 KB = 153 MB in flight before the first ACK; PFC holds "
-               f"the ToR queue at its dynamic threshold ({r['peak_kb'] / 1e3:.1f} MB, HPCC alike: "
-               f"{h['peak_kb'] / 1e3:.1f} MB) while the backlog drains at 100G ({r['above_1mb_ms']:.1f} ms above 1 MB). "
-               f"(2) The standing queue: the EWA gives each of the N + 1 flows C x base RTT / (N + 1) and the senders "
-               f"pace at W / base RTT, so together they send at exactly C and a queue neither grows nor drains, except "
-               f"down to the level at which one packet in flight per flow binds: (N + 1) x 1048 B - BDP. The isolating "
-               f"runs with N = {', '.join(str(n) for n in INCAST_N)} and 1000 stand at that level within "
-               f"{fit:.0f} KB ({standing} KB). "
-               f"A queue near zero needs the burst absent; HPCC's standing {st['hpcc-formulation']['steady_kb']:.0f} KB "
-               f"(paper formulation) is the paper's 900 KB, so the paper's plot is most likely of a run without the "
-               f"first round trip's burst, which its text does not describe. See README.md.")
+    empty = [label for k, label in names if not st[k]["done"]] + [f"N = {n}" for n in INCAST_N if not iso[n]["done"]]
+    if empty:
+        differs = (f"No incast flow finished in the runs of {', '.join(empty)}: the goodput, the FCTs and the standing "
+                   f"queue are taken until the first incast flow finishes, so these runs have none to compare with the "
+                   f"paper's (rows).")
+    else:
+        fit = max(abs(iso[n]["steady_kb"] - ((n + 1) * 1.048 - BDP_KB)) for n in sorted(iso))
+        standing = ", ".join(f"{iso[n]['steady_kb']:.0f}" for n in sorted(iso))
+        differs = (f"Goodput ({r['goodput']:.1f} Gb/s) and FCT (RCC {100 * (1 - r['p50'] / h['p50']):.1f} % / "
+                   f"{100 * (1 - r['p99'] / h['p99']):.1f} % below HPCC at p50 / p99) agree. The queue does not, for two "
+                   f"causes the paper's own rules produce. (1) The peak: every flow starts at line rate with one BDP "
+                   f"(paper §III-B), so 1000 flows put 1000 x 153 KB = 153 MB in flight before the first ACK; PFC holds "
+                   f"the ToR queue at its dynamic threshold ({r['peak_kb'] / 1e3:.1f} MB, HPCC alike: "
+                   f"{h['peak_kb'] / 1e3:.1f} MB) while the backlog drains at 100G ({r['above_1mb_ms']:.1f} ms above 1 MB). "
+                   f"(2) The standing queue: the EWA gives each of the N + 1 flows C x base RTT / (N + 1) and the senders "
+                   f"pace at W / base RTT, so together they send at exactly C and a queue neither grows nor drains, except "
+                   f"down to the level at which one packet in flight per flow binds: (N + 1) x 1048 B - BDP. The isolating "
+                   f"runs with N = {', '.join(str(n) for n in INCAST_N)} and 1000 stand at that level within "
+                   f"{fit:.0f} KB ({standing} KB). "
+                   f"A queue near zero needs the burst absent; HPCC's standing {st['hpcc-formulation']['steady_kb']:.0f} KB "
+                   f"(paper formulation) is the paper's 900 KB, so the paper's plot is most likely of a run without the "
+                   f"first round trip's burst, which its text does not describe. See README.md.")
     item = {"id": "fig7-8-incast", "kind": "figure", "verdict": "differs", "title": "Figs. 7-8: 1000 x 200 KB incast plus a background "
             "flow (320-host fat tree): goodput, FCT, bottleneck queue", "rows": [list(x) for x in lines],
             "differs": differs, "plots": plots}
@@ -320,11 +338,13 @@ def c_analyse(out_dir, full):
         for cc, _ in PAUSE_SCHEMES:
             share[(fab, cc)] = [100 * pause_time_share(os.path.join(out_dir, f"c-pause-{fab}-{cc}-{n}")) for n in PAUSE_N]
             lines.append((f"(c) {'one switch' if fab == 'star' else 'fat tree'}, {cc.upper()}: pause-time share (%), "
-                          f"N = {', '.join(map(str, PAUSE_N))}", ", ".join(f"{x:.1f}" for x in share[(fab, cc)]),
+                          f"N = {', '.join(map(str, PAUSE_N))}",
+                          ", ".join(outputs.number(x, ".1f", NO_FLOW) for x in share[(fab, cc)]),
                           ", ".join(f"{x:g}" for x in PAUSE_PAPER[cc])))
         plots.append({"title": f"PFC pause-time share, {'one switch' if fab == 'star' else 'fat tree'} (Table II)",
                       "type": "bars", "ylabel": "pause-time share (%)", "categories": [f"N={n}" for n in PAUSE_N],
-                      "series": [{"label": f"{cc.upper()} (lossless)", "y": [round(x, 2) for x in share[(fab, cc)]]}
+                      "series": [{"label": f"{cc.upper()} (lossless)",
+                                  "y": [None if outputs.missing(x) else round(x, 2) for x in share[(fab, cc)]]}
                                  for cc, _ in PAUSE_SCHEMES]
                       + [{"label": f"{cc.upper()} (paper)", "y": list(PAUSE_PAPER[cc])} for cc, _ in PAUSE_SCHEMES]})
     # At N = 256: when the last pause came, how long the incast lasted, its mean goodput.
@@ -334,26 +354,35 @@ def c_analyse(out_dir, full):
             out = os.path.join(out_dir, f"c-pause-{fab}-{cc}-256")
             rows = fcts(out)
             t0 = min(float(r["start_ns"]) for r in rows) / 1e6
-            t1 = max(float(r["finish_ns"]) for r in rows if r["finish_ns"]) / 1e6
+            t1 = max((float(r["finish_ns"]) for r in rows if r["finish_ns"]), default=float("nan")) / 1e6
             pauses = [float(r["time_ns"]) / 1e6 for r in outputs.read_csv(out, "pfc.csv") if r["event"] == "pause"]
             span[(fab, cc)] = (max(pauses) - t0 if pauses else 0.0, t1 - t0, 256 * 200e3 * 8 / ((t1 - t0) * 1e6))
             lines.append((f"(c) {'one switch' if fab == 'star' else 'fat tree'}, {cc.upper()}, N = 256: last pause "
                           f"(ms) / incast duration (ms) / mean goodput (Gb/s)",
-                          "{:.2f} / {:.2f} / {:.1f}".format(*span[(fab, cc)]), ""))
-    star_rcc, tree_rcc = share[("star", "rcc")], share[("fattree", "rcc")]
-    tl = span[("star", "timely")]
-    differs = (f"On one switch RCC never pauses (max {max(star_rcc):.1f} %) while DCQCN does from N = "
-               f"{first_nonzero(share[('star', 'dcqcn')])}, as in the paper (DCQCN from 192). On the fat tree (12 us base "
-               f"RTT) RCC pauses from N = {first_nonzero(tree_rcc)} ({tree_rcc[-1]:.0f} % at 256): its first round trip "
-               f"puts N x BDP = N x 150 KB in flight, over the receiver ToR's dynamic PFC threshold (2/3 of its "
-               f"~31 MB shared buffer, 20.5 MB) once N > 137. TIMELY and DCQCN send their 200 KB at line rate before "
-               f"any feedback on the fat tree, so both pause alike. On one switch TIMELY pauses "
-               f"{share[('star', 'timely')][-1]:.1f} % at 256 (paper 54.9 %): its pauses all fall in the first "
-               f"{tl[0]:.2f} ms, while the burst of the first round trip drains; by then its gradient has cut the "
-               f"rates so far below the link's that the incast takes {tl[1]:.1f} ms at {tl[2]:.0f} Gb/s on average "
-               f"(DCQCN {span[('star', 'dcqcn')][1]:.1f} ms at {span[('star', 'dcqcn')][2]:.0f} Gb/s) and the queue "
-               f"never reaches the threshold again. The paper's 54.9 % needs TIMELY to hold the queue at the PFC "
-               f"threshold for over half of the incast, i.e. to send at least at line rate in sum. See README.md.")
+                          " / ".join(outputs.number(v, spec, NO_FLOW) for v, spec in zip(span[(fab, cc)],
+                                                                                         (".2f", ".2f", ".1f"))), ""))
+    empty = [f"{'one switch' if fab == 'star' else 'fat tree'} {cc.upper()} N = "
+             + ", ".join(str(n) for n, x in zip(PAUSE_N, share[(fab, cc)]) if outputs.missing(x))
+             for fab, _ in FABRICS for cc, _ in PAUSE_SCHEMES if any(outputs.missing(x) for x in share[(fab, cc)])]
+    if empty:
+        differs = (f"No flow finished in the runs of {'; '.join(empty)}: the pause-time share is over the time from "
+                   f"the first flow's start to the last flow's finish, so these runs have none to compare with the "
+                   f"paper's (rows).")
+    else:
+        star_rcc, tree_rcc = share[("star", "rcc")], share[("fattree", "rcc")]
+        tl = span[("star", "timely")]
+        differs = (f"On one switch RCC never pauses (max {max(star_rcc):.1f} %) while DCQCN does from N = "
+                   f"{first_nonzero(share[('star', 'dcqcn')])}, as in the paper (DCQCN from 192). On the fat tree (12 us base "
+                   f"RTT) RCC pauses from N = {first_nonzero(tree_rcc)} ({tree_rcc[-1]:.0f} % at 256): its first round trip "
+                   f"puts N x BDP = N x 150 KB in flight, over the receiver ToR's dynamic PFC threshold (2/3 of its "
+                   f"~31 MB shared buffer, 20.5 MB) once N > 137. TIMELY and DCQCN send their 200 KB at line rate before "
+                   f"any feedback on the fat tree, so both pause alike. On one switch TIMELY pauses "
+                   f"{share[('star', 'timely')][-1]:.1f} % at 256 (paper 54.9 %): its pauses all fall in the first "
+                   f"{tl[0]:.2f} ms, while the burst of the first round trip drains; by then its gradient has cut the "
+                   f"rates so far below the link's that the incast takes {tl[1]:.1f} ms at {tl[2]:.0f} Gb/s on average "
+                   f"(DCQCN {span[('star', 'dcqcn')][1]:.1f} ms at {span[('star', 'dcqcn')][2]:.0f} Gb/s) and the queue "
+                   f"never reaches the threshold again. The paper's 54.9 % needs TIMELY to hold the queue at the PFC "
+                   f"threshold for over half of the incast, i.e. to send at least at line rate in sum. See README.md.")
     item = {"id": "table2-pause-time", "kind": "table", "verdict": "differs", "title": "Table II: PFC pause-time share (%) of N-to-1 "
             "incasts of 200 KB", "rows": [list(x) for x in lines], "differs": differs, "plots": plots}
     return lines, item
@@ -497,7 +526,7 @@ def e_analyse(out_dir, full):
         mb = os.path.join(out_dir, "d-multi-rcc" if k == "rcc" else f"e-multi-{k}")
         st = incast_stats(inc)
         lines.append((f"(e) {label}, incast: goodput (Gb/s), FCT p50 / p99 (ms)",
-                      f"{st['goodput']:.2f}, {st['p50']:.2f} / {st['p99']:.2f}",
+                      f"{st['goodput']:.2f}, {incast_fcts(st)}" if st["done"] else NO_FLOW,
                       "async a little lower; sender ~ RCC; n = 1 lower, n > 2 ~ n = 3"))
         ph = mb_phases(mb, full)
         lines.append((f"(e) {label}, multi-bottleneck: goodput 2 flows; 3 flows (Gb/s)",
@@ -532,7 +561,8 @@ def g_analyse(out_dir, full):
     same_b = b1["p50"] == b2["p50"] and b1["p99"] == b2["p99"]
     lines = [("(g) Fig. 6 with the evaluation's gains (Kp 1e4, Kd 1e5): identical to the default (Kp 16, Kd 7e3)",
               "yes" if same_a else "no", "(not in paper)"),
-             ("(g) Figs. 7-8 with the evaluation's gains: identical", "yes" if same_b else "no", "(not in paper)")]
+             ("(g) Figs. 7-8 with the evaluation's gains: identical",
+              ("yes" if same_b else "no") if b1["done"] and b2["done"] else NO_FLOW, "(not in paper)")]
     st = {}
     for name, label in (("d-multi-rcc", "default: base RTT, Kp 16, Kd 7e3"),) + tuple((n, l) for n, l, _ in MB_READINGS):
         st[name] = d = d_stats(os.path.join(out_dir, name), full)

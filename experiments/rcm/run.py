@@ -119,6 +119,19 @@ def moving_mean(samples, width_us):
     return out
 
 
+def sampled(r, run, flows):
+    """Raises CaseFailed when a flow of `flows` has no sample in `run`'s flow_rates.csv (`r`, rates() of it): a run
+    stopped before the flow delivered anything has no throughput to show."""
+    missing = [f for f in flows if not r.get(f)]
+    if missing:
+        raise CaseFailed(f"{run}: no rate sample of flow {', '.join(map(str, missing))} in flow_rates.csv")
+
+
+def fct_text(row):
+    """A flow's FCT (us) of its fct.csv row, or 'not finished'."""
+    return f"{float(row['fct_ns']) / 1e3:.1f}" if row["fct_ns"] else "not finished"
+
+
 def detection_us(out):
     """When regional CC first engages at the last switch's port toward D0 (rcm.csv), in us."""
     for r in outputs.rows(out, "rcm.csv"):
@@ -131,7 +144,12 @@ def fig6(out_dir):
     """(a): the burst's and the incast flows' throughput at the last switch's output (10 us averages)."""
     names = {0: "IncastFlow 1", 1: "IncastFlow 2", 2: "IncastFlow 3", 3: "IncastFlow 4", 4: "BurstFlow"}
     r = {k: rates(os.path.join(out_dir, f"a-{k}")) for k in ("rcm", "rcm-literal-cfr", "dcqcn")}
+    for k in r:
+        sampled(r[k], f"a-{k}", range(5))
     det = detection_us(os.path.join(out_dir, "a-rcm"))
+    if det is None:
+        raise CaseFailed("a-rcm: regional CC never engaged at the last switch's port to D0 (rcm.csv), so Fig. 6 has "
+                         "no detection to time the throughputs from")
     lines, plots = [], []
     for at in (10, 20, 30):
         t = det + at
@@ -144,8 +162,8 @@ def fig6(out_dir):
                       f"{burst['rcm-literal-cfr']:.1f} / {incast['rcm-literal-cfr']:.1f}", "-"))
     fct = {k: {int(x["flow_id"]): x for x in outputs.rows(out_dir, f"a-{k}", "fct.csv")}
            for k in r}
-    lines.append(("(a) burst FCT (us): RCM / DCQCN", f"{float(fct['rcm'][4]['fct_ns']) / 1e3:.1f} / "
-                  f"{float(fct['dcqcn'][4]['fct_ns']) / 1e3:.1f}", "longer with RCM (its rate is cut)"))
+    lines.append(("(a) burst FCT (us): RCM / DCQCN", f"{fct_text(fct['rcm'][4])} / {fct_text(fct['dcqcn'][4])}",
+                  "longer with RCM (its rate is cut)"))
     for k, title in (("rcm", "(a) RCM"), ("dcqcn", "(b) DCQCN")):
         plots.append({"title": f"Fig. 6{title}: throughput at the last switch's output (10 us means)", "type": "lines",
                       "xlabel": "time (us)", "ylabel": "throughput (Gb/s)",
@@ -177,6 +195,8 @@ def fig7(out_dir):
     cases_ = (("rcm", "RCM"), ("rcm-sar-new", "RCM, SAR steers new flows only (moves no flow under way)"),
               ("rcm-no-sar", "RCM without SAR (regional CC only)"), ("dcqcn", "PFC + DCQCN"))
     r = {k: rates(os.path.join(out_dir, f"b-{k}")) for k, _ in cases_}
+    for k in r:
+        sampled(r[k], f"b-{k}", range(5))
     lines = []
     paper = {"rcm": "~50", "rcm-sar-new": "-", "rcm-no-sar": "-", "dcqcn": "~25 (HOL blocking)"}
     for k, label in cases_:
@@ -267,8 +287,18 @@ def packets(out):
     return outputs.summary(out)["packets"]
 
 
+NO_SUCH = "no such flows"  # (c): a class without flows (class_stats: n 0), in place of its means and gain
+
+
 def gain(r, d):
-    return 100 * (r / d - 1) if d else 0.0
+    """RCM's gain (%) in mean flow throughput r over DCQCN's d (class_stats' gbps), or None where the class has no
+    mean: no flow of it finished in both runs (compared() lets that through only for a class without flows)."""
+    return 100 * (r / d - 1) if d else None
+
+
+def gain_text(g, none=NO_SUCH):
+    """A gain() as '+12.2 %', or `none` where there is none (never a +0.0 % of no flows)."""
+    return outputs.number(g, "+.1f", none, " %")
 
 
 def compared(stats, what):
@@ -293,17 +323,18 @@ def fig8(out_dir, full, sweep):
     for c in ("background", "hot", "all"):
         r, d = vs["rcm"]["rcm"][c], vs["rcm"]["dcqcn"][c]
         lines.append((f"(c) {c}: mean flow throughput RCM / DCQCN (Gb/s), paired (flows both finished)",
-                      f"{r['gbps']:.2f} / {d['gbps']:.2f} ({gain(r['gbps'], d['gbps']):+.1f} %)", paper[c][0]))
+                      f"{r['gbps']:.2f} / {d['gbps']:.2f} ({gain(r['gbps'], d['gbps']):+.1f} %)" if r["n"] else NO_SUCH,
+                      paper[c][0]))
         lines.append((f"(c) {c}: mean FCT RCM / DCQCN (us), paired (flows both finished)",
                       f"{r['fct_us']:.1f} / {d['fct_us']:.1f} over {r['over']}; finished {r['done']}, {d['done']} of "
-                      f"{r['n']}",
+                      f"{r['n']}" if r["n"] else NO_SUCH,
                       paper[c][1]))
     labels = {"rcm": "RCM", "rcm-gbn": "RCM, go-back-N receivers", "rcm-sar-new": "RCM, SAR steers new flows only",
               "dcqcn": "DCQCN"}
     for k in ("rcm-gbn", "rcm-sar-new"):
         r, d = vs[k][k], vs[k]["dcqcn"]
         lines.append((f"(c) {labels[k]}: background / hot / all throughput vs DCQCN, paired",
-                      " / ".join(f"{gain(r[c]['gbps'], d[c]['gbps']):+.1f} %" for c in ("background", "hot", "all")) +
+                      " / ".join(gain_text(gain(r[c]["gbps"], d[c]["gbps"])) for c in ("background", "hot", "all")) +
                       f"; finished {r['all']['done']} of {r['all']['n']}", "-"))
     lines.append(("(c) retransmitted MB (NACKs, timeouts): " + " / ".join(labels[k] for k in pk),
                   " / ".join(f"{pk[k]['retransmitted_bytes'] / 1e6:.2f} ({pk[k]['nacks']}, {pk[k]['timeouts']})"
@@ -313,10 +344,12 @@ def fig8(out_dir, full, sweep):
     st3 = compared(paired_stats({k: rows[k] for k in three}, hotspot_classes), "Fig. 8, " + ", ".join(three))
     plots = [{"title": "Fig. 8(a): mean flow throughput by class (the flows all three runs finished)", "type": "bars",
               "ylabel": "throughput (Gb/s)", "categories": cats,
-              "series": [{"label": labels[k], "y": [round(st3[k][c]["gbps"], 3) for c in cats]} for k in three]},
+              "series": [{"label": labels[k], "y": [round(st3[k][c]["gbps"], 3) if st3[k][c]["over"] else None
+                                                    for c in cats]} for k in three]},
              {"title": "Fig. 8(b): mean flow completion time by class (the flows all three runs finished)",
               "type": "bars", "ylabel": "FCT (us)", "categories": cats,
-              "series": [{"label": labels[k], "y": [round(st3[k][c]["fct_us"], 2) for c in cats]} for k in three]}]
+              "series": [{"label": labels[k], "y": [round(st3[k][c]["fct_us"], 2) if st3[k][c]["over"] else None
+                                                    for c in cats]} for k in three]}]
     swept = []
     if full or sweep:
         for load in SWEEP_LOADS:
@@ -327,34 +360,40 @@ def fig8(out_dir, full, sweep):
             swept.append((load, g))
             lines.append((f"(c) load {round(100 * load)} %, 0.3 ms: background / hot / all throughput RCM vs DCQCN, "
                           f"paired",
-                          " / ".join(f"{g[c]:+.1f} %" for c in cats) +
+                          " / ".join(gain_text(g[c]) for c in cats) +
                           f"; finished {r['all']['done']}, {d['all']['done']} of {r['all']['n']}",
                           "+12.2 % / lower / higher (load not given)"))
         plots.append({"title": "Fig. 8: RCM's throughput gain over DCQCN by load (0.3 ms of arrivals)", "type": "lines",
                       "xlabel": "load (% of each host's link)", "ylabel": "gain in mean flow throughput (%)",
                       "series": [{"label": c, "x": [round(100 * l) for l, _ in swept],
-                                  "y": [round(g[c], 2) for _, g in swept]} for c in cats],
+                                  "y": [None if g[c] is None else round(g[c], 2) for _, g in swept]} for c in cats],
                       "refs": [{"y": 12.2, "label": "paper: background"}]})
     dur, _ = durations(full)
     g = {c: gain(vs["rcm"]["rcm"][c]["gbps"], vs["rcm"]["dcqcn"][c]["gbps"]) for c in cats}
     gg = {c: gain(vs["rcm-gbn"]["rcm-gbn"][c]["gbps"], vs["rcm-gbn"]["dcqcn"][c]["gbps"]) for c in cats}
     sn = gain(vs["rcm-sar-new"]["rcm-sar-new"]["background"]["gbps"], vs["rcm-sar-new"]["dcqcn"]["background"]["gbps"])
     # The paper's result: background +12.2 %, hot flows a little lower, all flows higher.
-    verdict = "reproduced" if g["background"] >= 10 and g["all"] > 0 else "differs"
-    best = max((x["background"] for _, x in swept), default=0)
-    per_load = ", ".join(f"{x['background']:+.1f}" for _, x in swept)
+    verdict = "reproduced" if None not in (g["background"], g["all"]) and g["background"] >= 10 and g["all"] > 0 \
+        else "differs"
+    bg = [x["background"] for _, x in swept if x["background"] is not None]  # the loads with background flows
+    best = max(bg, default=0)
+    per_load = ", ".join(outputs.number(x["background"], "+.1f", NO_SUCH) for _, x in swept)
     sweep_text = (f" Over 30-90 % load (0.3 ms of arrivals) the background gain runs {per_load} % (largest {best:+.1f} %)" +
                   (": no load reaches +12.2 %." if best < 12.2 else ".")
+                  if bg else f" Over 30-90 % load (0.3 ms of arrivals) there are {NO_SUCH} in the background class."
                   if swept else " run.py --sweep (or --full) runs (c) at 30-90 % load (measured gains: "
                                 "experiments/rcm/README.md).")
+    none = f"nothing ({NO_SUCH})"
     differs = (f"At 60 % load ({dur['c']} ms of arrivals" + ("" if full else ", reduced") + f") background flows gain "
-               f"{g['background']:+.1f} % (paper +12.2 %), hot flows {g['hot']:+.1f} % (paper: a little lower), all "
-               f"{g['all']:+.1f} % (paper: higher; mean flow throughputs over the flows both runs finished). The paper "
+               f"{gain_text(g['background'], none)} (paper +12.2 %), hot flows {gain_text(g['hot'], none)} (paper: a "
+               f"little lower), all {gain_text(g['all'], none)} (paper: higher; mean flow throughputs over the flows "
+               f"both runs finished). The paper "
                f"gives neither the load nor the message size of its hot-spot pattern (ours: 60 %, its Fig. 9 injection rate, and 64 KB), and the gain grows with load." + sweep_text +
                f" With go-back-N receivers (RoCEv2) instead of the out-of-order placement the paper's simulation "
                f"evidently has (SAR moves flows under way, §3.4; the impact of its 'out-of-order packets' is left "
                f"unstudied, §5) RCM resends {pk['rcm-gbn']['retransmitted_bytes'] / 1e6:.1f} MB and the background gain "
-               f"is {gg['background']:+.1f} %; steering new flows only gives {sn:+.1f} %. What closes the rest of the "
+               f"is {gain_text(gg['background'], none)}; steering new flows only gives {gain_text(sn, none)}. What "
+               f"closes the rest of the "
                f"gap to +12.2 % is not established (the paper's metric, message sizes and switch model are not given): "
                f"experiments/rcm/README.md.")
     item = {"id": "fig8-hotspot", "kind": "figure",
@@ -387,7 +426,7 @@ def ratio(r, d):
 def times(q, none):
     """A ratio of ratio() as x0.912, or `none` (what the comparison lacks) when it has none: never a 0.000 ratio of
     empty data."""
-    return none if q is None else f"x{q:.3f}"
+    return outputs.number(q, ".3f", none, prefix="x")
 
 
 def fig9_plot(label, st):
@@ -401,7 +440,8 @@ def fig9_plot(label, st):
     return {"title": f"Fig. 9: {label}, mean FCT by flow size (the flows both runs finished)", "type": "bars",
             "ylabel": "mean FCT (us)", "ylog": True, "categories": cats,
             "series": [{"label": k.upper(),
-                        "y": [round(st[k][c]["fct_us"], 2) if st[k][c]["over"] else None for c in FIG9_CLASSES]}
+                        "y": [outputs.log_value(st[k][c]["fct_us"] if st[k][c]["over"] else None, 2)
+                              for c in FIG9_CLASSES]}
                        for k in ("rcm", "dcqcn")]}
 
 
@@ -423,7 +463,7 @@ def fig9(out_dir, full):
             q = gains[(wl, c)] = ratio(r, d)
             paper = {"mice (<1MB)": "RCM lower (> 10 %)", "elephants (>10MB)": "about equal",
                      "all": "RCM lower"}.get(c, "-")
-            mean = NO_FLOW if q is None else f"{r['fct_us']:.1f} / {d['fct_us']:.1f} (x{q:.3f})"
+            mean = NO_FLOW if q is None else f"{r['fct_us']:.1f} / {d['fct_us']:.1f} ({times(q, NO_FLOW)})"
             lines.append((f"(d) {label} {c}: mean FCT RCM / DCQCN (us), paired (flows both finished)",
                           f"{mean} over {r['over']}; finished {r['done']}, {d['done']} of {r['n']}", paper))
         g, d = gb["rcm-gbn"], gb["dcqcn"]
@@ -460,8 +500,9 @@ def fig9(out_dir, full):
              "wait less than Enterprise's and RCM's cut of the same share of that wait is a smaller gain. In the 100 ms "
              "run its mice that start in the first 10 ms gain x0.893, those starting at 80-100 ms x0.70 (isolating "
              "runs: experiments/rcm/README.md).")
-    differs = (f"Mean FCT RCM / DCQCN, mice: Enterprise x{m['enterprise']:.3f}, DataMining x{m['datamining']:.3f}; all "
-               f"flows x{a['enterprise']:.3f} and x{a['datamining']:.3f} (paper: more than 10 % lower for mice, more so "
+    differs = (f"Mean FCT RCM / DCQCN, mice: Enterprise {times(m['enterprise'], NO_MICE)}, DataMining "
+               f"{times(m['datamining'], NO_MICE)}; all flows {times(a['enterprise'], NO_FLOW)} and "
+               f"{times(a['datamining'], NO_FLOW)} (paper: more than 10 % lower for mice, more so "
                f"for DataMining). Means over the flows both runs finished (the same flows: one seed draws them before the "
                f"run), from {dur['enterprise']} ms (Enterprise) and "
                f"{dur['datamining']} ms (DataMining) of arrivals." + scale + order +

@@ -182,10 +182,15 @@ def run_all(lossless, out_dir, todo, jobs):
 
 
 def wire_rates(out, start_ns=4e6):
+    """{flow: mean wire rate (b/s) after start_ns}. Raises CaseFailed when flow_rates.csv has no sample then (the
+    run ended before the window it is measured over: a stop time too short)."""
     acc = {}
     for r in outputs.rows(out, "flow_rates.csv"):
         if float(r["time_ns"]) > start_ns:
             acc.setdefault(int(r["flow_id"]), []).append(float(r["rate_bps"]) * 1048 / 1000)
+    if not acc:
+        raise CaseFailed(f"{os.path.basename(out)}: no rate sample after {start_ns / 1e6:g} ms in flow_rates.csv, the "
+                         f"window the rates are measured over")
     return {k: sum(v) / len(v) for k, v in acc.items()}
 
 
@@ -199,7 +204,7 @@ def settled_ms(out, target, port="0"):
 
 
 def mean_queue(out, start_ns=4e6):
-    q = [float(r["bytes"]) for r in outputs.rows(out, "queues.csv") if float(r["time_ns"]) > start_ns]
+    q = queue_samples(out, start_ns)
     return sum(q) / len(q)
 
 
@@ -283,22 +288,36 @@ def staircase_steps(out):
 
 
 def staircase(out_dir):
-    """(b), Fig. 9: the settling time of every step, and F over time beside the fair share."""
+    """(b), Fig. 9: the settling time of every step, and F over time beside the fair share. A step times from a
+    flow's finish: a down step starts when the leaving group's last flow finishes (never, if one did not) and a
+    step ends when the next group's first flow does (at the run's end, if none did)."""
     steps, trace, starts = staircase_steps(os.path.join(out_dir, "b-staircase"))
-    lines = []
-    for t0, t1, n, settled in steps:
+    lines, took = [], []  # took: each step's settling time (ms, as shown), None where there is none
+    for k, (t0, t1, n, settled) in enumerate(steps):
+        if math.isinf(t0):
+            took.append(None)
+            lines.append((f"(b) step {k + 1} to N={n} ({40 / n:.2f} Gb/s): F within 10 % after",
+                          "not reached: a flow of the group leaving did not finish", "< 2 ms"))
+            continue
+        took.append(None if math.isinf(settled) else float(f"{(settled - t0) / 1e6:.1f}"))
+        lasts = (f"{(t1 - t0) / 1e6:.1f}" if not math.isinf(t1) else
+                 "until the run's end: no flow of the group finished")
         lines.append((f"(b) step at {t0 / 1e6:.1f} ms to N={n} ({40 / n:.2f} Gb/s): F within 10 % after",
-                      f"{(settled - t0) / 1e6:.1f} ms (step lasts {(t1 - t0) / 1e6:.1f})", "< 2 ms"))
+                      f"{(settled - t0) / 1e6:.1f} ms (step lasts {lasts})" if took[-1] is not None else
+                      f"not by the run's end (step lasts {lasts})", "< 2 ms"))
+    shown = [(t, n) for t, n in zip(starts, STAIRCASE) if not math.isinf(t)]  # the steps reached
     plot = {"title": "F at the 40G bottleneck as flows go 3 -> 100 -> 3", "type": "lines", "xlabel": "time (ms)",
             "ylabel": "rate (Gb/s)", "ylog": True,
             "series": [series("fair rate F", [t / 1e6 for t, _ in trace], [f / 1e9 for _, f in trace]),
-                       {"label": "fair share 40G / N", "x": [t / 1e6 for t in starts] + [110.0],
-                        "y": [40 / n for n in STAIRCASE] + [40 / STAIRCASE[-1]], "style": "steps"}]}
-    took = [float(m.split()[0]) for _, m, _ in lines]
-    down, up = took[6:], took[1:6]  # the first step (0 ms) is the start-up, timed in Fig. 8's terms
-    differs = (f"Halving steps settle in {min(down):.1f}-{max(down):.1f} ms, within the paper's 2 ms; doubling steps take "
-               f"{min(up):.1f}-{max(up):.1f} ms: F must climb, and Algorithm 1 with the paper's gains climbs at most 2 "
-               f"units per tick near F_min (the ruling on the settling time: see its own item).")
+                       {"label": "fair share 40G / N", "x": [t / 1e6 for t, _ in shown] + [110.0],
+                        "y": [40 / n for _, n in shown] + [40 / STAIRCASE[-1]], "style": "steps"}]}
+    # The first step (0 ms) is the start-up, timed in Fig. 8's terms.
+    down, up = [x for x in took[6:] if x is not None], [x for x in took[1:6] if x is not None]
+    halving = (f"Halving steps settle in {min(down):.1f}-{max(down):.1f} ms, within the paper's 2 ms" if down else
+               "No halving step is reached (a flow of the group leaving did not finish)")
+    doubling = f"doubling steps take {min(up):.1f}-{max(up):.1f} ms" if up else "no doubling step settles by the run's end"
+    differs = (f"{halving}; {doubling}: F must climb, and Algorithm 1 with the paper's gains climbs at most 2 units per "
+               f"tick near F_min (the ruling on the settling time: see its own item).")
     item = {"id": "fig9-staircase", "kind": "figure", "title": "Fig. 9: fair rate through a 3 -> 100 -> 3 flow staircase",
             "rows": [list(x) for x in lines], "plots": [plot], "differs": differs, "verdict": "differs"}
     return lines, item
@@ -366,7 +385,12 @@ def ruling(out_dir):
 
 
 def queue_samples(out, start_ns):
-    return [float(r["bytes"]) for r in outputs.rows(out, "queues.csv") if float(r["time_ns"]) > start_ns]
+    """The queue samples (bytes) after start_ns; raises CaseFailed when there is none (as wire_rates())."""
+    q = [float(r["bytes"]) for r in outputs.rows(out, "queues.csv") if float(r["time_ns"]) > start_ns]
+    if not q:
+        raise CaseFailed(f"{os.path.basename(out)}: no queue sample after {start_ns / 1e6:g} ms in queues.csv, the "
+                         f"window the queue is measured over")
+    return q
 
 
 FIG11_PAPER = {
@@ -618,8 +642,8 @@ def large_scale(out_dir, full):
                 out = os.path.join(out_dir, "e", f"{cc}-{tag}-{int(load * 100)}")
                 s = outputs.summary(out)
                 bins, rates = fct_stats(out)
-                m = sum(rates) / len(rates)
-                sd = (sum((x - m) ** 2 for x in rates) / len(rates)) ** 0.5
+                m = sum(rates) / len(rates) if rates else float("nan")  # no flow finished: no rate
+                sd = (sum((x - m) ** 2 for x in rates) / len(rates)) ** 0.5 if rates else float("nan")
                 stats[(tag, load, cc)] = (s, bins, m, sd)
     for cdf, tag in WORKLOADS:
         for load in (0.5, 0.7):
@@ -628,10 +652,12 @@ def large_scale(out_dir, full):
                 s, bins, m, sd = stats[(tag, load, cc)]
                 ratios = [b[1] / r[1] for b, r in zip(bins, rocc) if b[2] and r[2]]
                 paper = TAIL_PAPER.get((tag, cc), "RoCC lowest" if cc == "rocc" else "not in Figs. 15-16")
+                # summary.json's slowdown of a run that finished no flow is 0: not a slowdown.
+                slowdown = (f"{s['slowdown']['mean']:.2f} / {s['slowdown']['p99']:.2f}" if any(b[2] for b in bins)
+                            else NO_FLOW)
                 lines.append((f"(e) {cdf} {load:.0%}, {ms} ms, {LABELS[cc]}: p99 FCT / RoCC's over size bins; "
                               f"slowdown mean / p99; PFC pauses",
-                              f"{span(ratios)}{empty_bins(bins)}; {s['slowdown']['mean']:.2f} / "
-                              f"{s['slowdown']['p99']:.2f}; {s['pfc']['pause_frames']}",
+                              f"{span(ratios)}{empty_bins(bins)}; {slowdown}; {s['pfc']['pause_frames']}",
                               paper if load == 0.7 else "consistent with 70 %"))
         for key, label in ((0, "average FCT"), (1, "p99 FCT")):
             finished = {LABELS[cc]: [b[2] for b in stats[(tag, 0.7, cc)][1]] for cc, _ in SCHEMES}
@@ -657,23 +683,31 @@ def large_scale(out_dir, full):
                 if x[2] and y[2] and x[1] < y[1]]
 
     small = {tag: (stats[(tag, 0.7, "rocc")][1][0][1], stats[(tag, 0.7, "hpcc")][1][0][1]) for _, tag in WORKLOADS}
-    differs = ((f"Reduced scale: {ms} ms of arrivals instead of the paper's 100 ms (--full). " if not full else "") +
-               "Ratios are each scheme's p99 FCT over RoCC's per size bin (min-max over the bins that have flows), beside "
-               "the ranges the paper gives for 70 % load. At 70 % RoCC's tail is below DCQCN's in " +
-               "; ".join(f"{len(bins_behind(tag, 'rocc', 'dcqcn'))} of {len([b for b in stats[(tag, 0.7, 'rocc')][1] if b[2]])} "
-                         f"bins ({cdf})" for cdf, tag in WORKLOADS) +
-               " and below HPCC's in bins " +
-               "; ".join(f"{', '.join(bins_behind(tag, 'rocc', 'hpcc')) or 'none'} ({cdf})" for cdf, tag in WORKLOADS) +
-               ", but HPCC's is lower in bins " +
-               "; ".join(f"{', '.join(bins_behind(tag, 'hpcc', 'rocc')) or 'none'} ({cdf})" for cdf, tag in WORKLOADS) +
-               ", the short flows. Cause: RoCC holds every congested queue at Q_ref by design (150 KB = 30 us at 40G, 300 KB = 24 us at "
-               "100G) while HPCC keeps queues near empty (eta 0.95), and a short flow's FCT is its base RTT plus the "
-               "queues it crosses: p99 of flows under 10 KB " +
-               "; ".join(f"{cdf} RoCC {outputs.number(small[tag][0], '.0f', NO_FLOW, ' us')}, "
-                         f"HPCC {outputs.number(small[tag][1], '.0f', NO_FLOW, ' us')}" for cdf, tag in WORKLOADS) +
-               ". It is not RoCC's slow start-up: with low_queue_full_gain (CPs climb in ~1 ms) the short flows wait "
-               "longer still (HPCC/RoCC " + "; ".join(f"{cdf} {span(lqfg)}" for cdf, _, lqfg in iso) +
-               ").")
+    # Size bins at 70 % where RoCC and another scheme both finished flows: the comparisons below.
+    compared = sum(1 for _, tag in WORKLOADS for cc, _ in SCHEMES if cc != "rocc"
+                   for x, y in zip(stats[(tag, 0.7, cc)][1], stats[(tag, 0.7, "rocc")][1]) if x[2] and y[2])
+    if not compared:
+        differs = ((f"Reduced scale: {ms} ms of arrivals instead of the paper's 100 ms (--full). " if not full else "") +
+                   "No size bin at 70 % load has flows finished under both RoCC and another scheme, so the tails are "
+                   "not compared (rows).")
+    else:
+        differs = ((f"Reduced scale: {ms} ms of arrivals instead of the paper's 100 ms (--full). " if not full else "") +
+                   "Ratios are each scheme's p99 FCT over RoCC's per size bin (min-max over the bins that have flows), beside "
+                   "the ranges the paper gives for 70 % load. At 70 % RoCC's tail is below DCQCN's in " +
+                   "; ".join(f"{len(bins_behind(tag, 'rocc', 'dcqcn'))} of {len([b for b in stats[(tag, 0.7, 'rocc')][1] if b[2]])} "
+                             f"bins ({cdf})" for cdf, tag in WORKLOADS) +
+                   " and below HPCC's in bins " +
+                   "; ".join(f"{', '.join(bins_behind(tag, 'rocc', 'hpcc')) or 'none'} ({cdf})" for cdf, tag in WORKLOADS) +
+                   ", but HPCC's is lower in bins " +
+                   "; ".join(f"{', '.join(bins_behind(tag, 'hpcc', 'rocc')) or 'none'} ({cdf})" for cdf, tag in WORKLOADS) +
+                   ", the short flows. Cause: RoCC holds every congested queue at Q_ref by design (150 KB = 30 us at 40G, 300 KB = 24 us at "
+                   "100G) while HPCC keeps queues near empty (eta 0.95), and a short flow's FCT is its base RTT plus the "
+                   "queues it crosses: p99 of flows under 10 KB " +
+                   "; ".join(f"{cdf} RoCC {outputs.number(small[tag][0], '.0f', NO_FLOW, ' us')}, "
+                             f"HPCC {outputs.number(small[tag][1], '.0f', NO_FLOW, ' us')}" for cdf, tag in WORKLOADS) +
+                   ". It is not RoCC's slow start-up: with low_queue_full_gain (CPs climb in ~1 ms) the short flows wait "
+                   "longer still (HPCC/RoCC " + "; ".join(f"{cdf} {span(lqfg)}" for cdf, _, lqfg in iso) +
+                   ").")
     item = {"id": "fig15-16-fct", "kind": "figure",
             "title": "Figs. 15-16: average and p99 FCT by flow size, 3 x 3 fat tree, 90 hosts at 40G",
             "rows": [list(x) for x in lines], "plots": plots, "differs": differs, "verdict": "differs"}
@@ -681,12 +715,14 @@ def large_scale(out_dir, full):
     for cc, _ in SCHEMES:
         _, _, m, sd = stats[("fbhadoop", 0.7, cc)]
         p = TABLE3_PAPER.get(cc)
-        t_lines.append((f"Table III {LABELS[cc]}: per-flow average rate / standard deviation (Mb/s)", f"{m:.0f} / {sd:.0f}",
+        t_lines.append((f"Table III {LABELS[cc]}: per-flow average rate / standard deviation (Mb/s)",
+                        NO_FLOW if outputs.missing(m) else f"{m:.0f} / {sd:.0f}",
                         f"{p[0]:.0f} / {p[1]:.0f}" if p else "not in Table III"))
     t_plot = {"title": f"Table III: per-flow average rate (size / FCT), FB_Hadoop 70 %, {ms} ms", "type": "bars",
               "ylabel": "Mb/s", "categories": [LABELS[cc] for cc, _ in SCHEMES],
-              "series": [{"label": "mean", "y": [round(stats[('fbhadoop', 0.7, cc)][2], 1) for cc, _ in SCHEMES]},
-                         {"label": "standard deviation", "y": [round(stats[('fbhadoop', 0.7, cc)][3], 1) for cc, _ in SCHEMES]}],
+              "series": [{"label": label, "y": [None if outputs.missing(stats[("fbhadoop", 0.7, cc)][k]) else
+                                                round(stats[("fbhadoop", 0.7, cc)][k], 1) for cc, _ in SCHEMES]}
+                         for k, label in ((2, "mean"), (3, "standard deviation"))],
               "refs": [{"y": 333, "label": "ideal ~333 Mb/s (100 Gb/s / 300)"}]}
     table = {"id": "table3-rates", "kind": "figure", "title": "Table III: per-flow average rate, FB_Hadoop at 70 % load",
              "rows": [list(x) for x in t_lines], "plots": [t_plot],
@@ -768,15 +804,23 @@ def main():
     failed.update(run_sweep(a.lossless, a.out, a.full, jobs))
     lines = [("experiment", "lossless", "paper")]
     items = []
+    def large_scale_e(d):
+        return large_scale(d, a.full)
+
     analyses = ((fairness, ("a-",)), (ruling, ("a-", "b-")), (staircase, ("b-",)), (fig11, ("a-40g-n10", "f11-")),
-                (multi_bottleneck, ("c-",)), (asymmetric, ("d-",)), (fig12, ("c-", "d-")),
-                (lambda d: large_scale(d, a.full), ("e-",)))
+                (multi_bottleneck, ("c-",)), (asymmetric, ("d-",)), (fig12, ("c-", "d-")), (large_scale_e, ("e-",)))
     for analyse, prefixes in analyses:
         broken = [n for n in failed if n.startswith(prefixes)]
         if broken:  # the item's numbers need every one of its cases
             lines.append((f"({prefixes[0].rstrip('-')}) cases {', '.join(sorted(broken))}", "FAILED", ""))
             continue
-        ls, made = analyse(a.out)
+        try:
+            ls, made = analyse(a.out)
+        except CaseFailed as e:  # a run without the samples its item measures (wire_rates, queue_samples)
+            name = f"({prefixes[0].rstrip('-')}) analysis {analyse.__name__}()"
+            lines.append((name, "FAILED", str(e)))
+            failed[name] = str(e)
+            continue
         lines += ls
         items += made if isinstance(made, list) else [made]
     case_runner.print_table(lines, 34)
