@@ -1,10 +1,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 #include <thread>
 #include <vector>
 
 #include "core/event_queue.h"
+#include "core/near_events.h"
 #include "core/rng.h"
 #include "core/simulator.h"
 #include "core/spin_barrier.h"
@@ -153,6 +155,86 @@ TEST(EventQueue, LanesAndHeapTogetherPopInKeyOrder) {
     if (r < 30) q.push(now + offsets[0], fn, nullptr, 0);  // keep the population up
   }
   EXPECT_GT(popped, 200'000u);
+}
+
+// The near-event ring holds an event due within its horizon of the last pop if the event's bucket has room,
+// and refuses the rest (the queue keeps those in its heap); what it holds comes out in key order.
+TEST(NearEvents, HoldsWhatIsDueSoonInKeyOrderAndRefusesTheRest) {
+  NearEvents near;
+  auto fn = [](void*, std::uint64_t) {};
+  const TimePs bucket = TimePs{1} << NearEvents::kBucketShift;
+  const TimePs floor = 5 * bucket + 17;
+  EXPECT_EQ(near.top_key().time, EventHeap::kAbsentKey.time);
+  EXPECT_FALSE(
+      near.try_push(EventKey{(5 + NearEvents::kBuckets) * bucket, 1}, EventPayload{fn, nullptr, 0}, floor));
+  ASSERT_TRUE(
+      near.try_push(EventKey{(4 + NearEvents::kBuckets) * bucket, 1}, EventPayload{fn, nullptr, 9}, floor));
+  // One bucket, out of order: keys 30, 10, 20 at one time, then an earlier time.
+  const TimePs t = 7 * bucket + 3;
+  for (std::uint64_t order : {30, 10, 20})
+    ASSERT_TRUE(near.try_push(EventKey{t, order}, EventPayload{fn, nullptr, order}, floor));
+  EXPECT_EQ(near.top_key().time, t);
+  EXPECT_EQ(near.top_key().order, 10u);
+  ASSERT_TRUE(near.try_push(EventKey{t - 1, 50}, EventPayload{fn, nullptr, 50}, floor));
+  EXPECT_FALSE(near.try_push(EventKey{t + 1, 5}, EventPayload{fn, nullptr, 5}, floor));  // the bucket is full
+  EXPECT_EQ(near.size(), 5u);
+  // The key it reports is the event it pops (the argument names the key's order, 9 the far event's).
+  std::vector<std::uint64_t> orders, args;
+  while (near.size() > 0) {
+    orders.push_back(near.top_key().order);
+    args.push_back(near.top_payload().arg);
+    near.pop();
+  }
+  EXPECT_EQ(orders, (std::vector<std::uint64_t>{50, 10, 20, 30, 1}));
+  EXPECT_EQ(args, (std::vector<std::uint64_t>{50, 10, 20, 30, 9}));
+  EXPECT_EQ(near.top_key().time, EventHeap::kAbsentKey.time);
+}
+
+// Events due soon at arbitrary times (ends of transmission asked for late, pacing wake-ups), many at one
+// instant, some beyond the ring's horizon, some with keys reserved earlier, pushed while popping over a span
+// that wraps the ring many times: every event comes out once, in key order, whichever store held it.
+TEST(EventQueue, NearEventsRingAndHeapTogetherPopInKeyOrder) {
+  EventQueue q;
+  RngStream rng(11, "near");
+  auto fn = [](void*, std::uint64_t) {};
+  std::set<std::pair<TimePs, std::uint64_t>> pending;
+  std::vector<std::uint64_t> reserved;
+  auto push = [&](TimePs at, std::uint64_t order) {
+    q.push_ordered(at, order, fn, nullptr, 0);
+    pending.insert({at, order});
+  };
+  for (int i = 0; i < 100; ++i) push(rng.below(300'000), q.reserve());
+  std::size_t popped = 0, most_outside_lanes = 0;
+  while (!q.empty()) {
+    const Event e = q.pop();
+    ASSERT_FALSE(pending.empty());
+    ASSERT_EQ(*pending.begin(), std::make_pair(e.time, e.order)) << "pop " << popped;
+    pending.erase(pending.begin());
+    most_outside_lanes = std::max(most_outside_lanes, q.heap_size());
+    if (++popped > 300'000) continue;
+    const std::uint64_t r = rng.below(100);
+    if (r < 60) {
+      push(e.time + rng.below(100'000), q.reserve());  // within the horizon
+    } else if (r < 70) {
+      for (int k = 0; k < 6; ++k) push(e.time + 2'000, q.reserve());  // more than a bucket holds
+    } else if (r < 80) {
+      push(e.time + rng.below(2'000'000), q.reserve());  // mostly beyond it
+    } else if (r < 90) {
+      reserved.push_back(q.reserve());
+    } else if (!reserved.empty()) {
+      push(e.time + rng.below(50'000), reserved.front());
+      reserved.erase(reserved.begin());
+    }
+    if (r < 35) push(e.time + rng.below(80'000), q.reserve());  // keep the population up
+    if (popped % 1000 == 0) {
+      std::size_t seen = 0;
+      q.for_each([&](const EventKey&, const EventPayload&) { ++seen; });
+      ASSERT_EQ(seen, q.size());
+    }
+  }
+  EXPECT_TRUE(pending.empty());
+  EXPECT_GT(popped, 300'000u);
+  EXPECT_GT(most_outside_lanes, 0u);
 }
 
 // Two busy offsets that hash to the same lane: the second takes the neighbouring lane, so neither falls back

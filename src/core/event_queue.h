@@ -7,13 +7,14 @@
 // so they need a FIFO, not a heap. The queue keeps a few such FIFOs ("lanes", one per offset and handler,
 // chosen by a hash of the two; the handler is the lane's, so an entry is 32 bytes) and merges the heads of up
 // to 32 of them with a winner tree; an event whose lane would go out of order, or would be a 33rd non-empty
-// one, goes to the general heap instead. Which store holds an event never changes when it runs: the pop order
-// is the key order in all cases.
+// one, goes to the near-event ring if it is due soon (core/near_events.h), else to the general heap. Which
+// store holds an event never changes when it runs: the pop order is the key order in all cases.
 #pragma once
 #include <cstdint>
 #include <vector>
 
 #include "core/event_heap.h"
+#include "core/near_events.h"
 #include "core/order_key.h"
 #include "core/time.h"
 
@@ -69,8 +70,8 @@ class EventQueue {
   }
   bool empty() const { return n_ == 0; }
   std::size_t size() const { return n_; }
-  // Events held by the general heap rather than a lane (tests and diagnostics).
-  std::size_t heap_size() const { return heap_.size(); }
+  // Events held outside the lanes: the near-event ring and the general heap (tests and diagnostics).
+  std::size_t heap_size() const { return heap_.size() + near_.size(); }
   // The lane the events of one handler at one offset hash to first (their second choice is the neighbour,
   // lane ^ 1).
   static std::uint32_t lane_of(TimePs offset, EventFn fn) {
@@ -80,13 +81,14 @@ class EventQueue {
   // The time of the next event, or kTimeNever.
   TimePs top_time() const {
     if (n_ == 0) return kTimeNever;
-    return from_lane() ? top_key_.time : heap_.top_key().time;
+    return from_lane() ? top_key_.time : other_key_.time;
   }
   // Calls f(key, payload) for every pending event, in no particular order (diagnostics: the invariant checker
   // counts the packets on the wire). The queue must not change meanwhile.
   template <class F>
   void for_each(F&& f) const {
     heap_.for_each(f);
+    near_.for_each(f);
     for (const Lane& lane : lanes_) lane.for_each(f);
   }
   // Whether the lanes' look-ahead prefetch takes all four lines of an event's argument (Simulator::
@@ -94,7 +96,8 @@ class EventQueue {
   void set_touch_whole_arg(bool on) { touch_whole_arg_ = on; }
   // The next event's payload (the event loop prefetches what it will touch). The queue must not be empty.
   EventPayload top_payload() const {
-    return from_lane() ? lanes_[slot_lane_[top_slot_]].front_payload() : heap_.top_payload();
+    if (from_lane()) return lanes_[slot_lane_[top_slot_]].front_payload();
+    return other_in_near_ ? near_.top_payload() : heap_.top_payload();
   }
   Event pop() {
     Event e;
@@ -117,11 +120,17 @@ class EventQueue {
       else
         slot_update(slot, lane.front_key());
     } else {
-      const EventKey& k = heap_.top_key();
-      if (k.time > until) return false;
-      const EventPayload& p = heap_.top_payload();
-      e = Event{k.time, k.order, p.fn, p.target, p.arg};
-      heap_.pop();
+      if (other_key_.time > until) return false;
+      if (other_in_near_) {
+        const EventPayload& p = near_.top_payload();
+        e = Event{other_key_.time, other_key_.order, p.fn, p.target, p.arg};
+        near_.pop();
+      } else {
+        const EventPayload& p = heap_.top_payload();
+        e = Event{other_key_.time, other_key_.order, p.fn, p.target, p.arg};
+        heap_.pop();
+      }
+      update_other();
     }
     --n_;
     last_time_ = e.time;
@@ -155,7 +164,7 @@ class EventQueue {
           lanes_[li].claim(offset, p.fn);
         else if (lanes_[alt].empty())
           lanes_[alt].claim(offset, p.fn);
-        heap_.push(k, p);
+        push_other(k, p);
         ++n_;
         return;
       }
@@ -164,8 +173,8 @@ class EventQueue {
     Lane& lane = lanes_[li];
     if (lane.empty()) {
       if (nfree_ == 0) {
-        // Every slot of the merge tree serves a lane: the event waits in the general heap.
-        heap_.push(k, p);
+        // Every slot of the merge tree serves a lane: the event waits in another store.
+        push_other(k, p);
         ++n_;
         return;
       }
@@ -176,9 +185,19 @@ class EventQueue {
     } else if (!event_before(k, lane.back_key())) {
       lane.append(k, p, blocks_);
     } else {
-      heap_.push(k, p);
+      push_other(k, p);
     }
     ++n_;
+  }
+  // An event no lane takes: the near-event ring if due soon and its bucket has room, else the heap.
+  void push_other(const EventKey& k, const EventPayload& p) {
+    if (!near_.try_push(k, p, last_time_)) heap_.push(k, p);
+    update_other();
+  }
+  // The least key of the two stores besides the lanes, and which holds it.
+  void update_other() {
+    other_in_near_ = event_before(near_.top_key(), heap_.top_key());
+    other_key_ = other_in_near_ ? near_.top_key() : heap_.top_key();
   }
   static constexpr std::uint32_t kLanes = 1u << kLaneBits;
 
@@ -376,9 +395,9 @@ class EventQueue {
     win_[node] = static_cast<std::uint16_t>(w);
 #endif
   }
-  // Both stores report an absent key (all ones, after every event's) when empty: the lanes' top_key_ is the
-  // winner of slots that all hold kNoKey, the heap's top_key() kAbsentKey.
-  bool from_lane() const { return event_before(top_key_, heap_.top_key()); }
+  // Every store reports an absent key (all ones, after every event's) when empty: the lanes' top_key_ is the
+  // winner of slots that all hold kNoKey, the heap's and the ring's top_key() kAbsentKey.
+  bool from_lane() const { return event_before(top_key_, other_key_); }
   static_assert(sizeof(EventKey) == 16, "match_up indexes keys by byte offset, scale 1");
   void slot_update(std::uint32_t slot, const EventKey& k) {
     slot_key_[slot] = k;
@@ -395,6 +414,9 @@ class EventQueue {
     slot_update(slot, kNoKey);
   }
   EventHeap heap_;
+  NearEvents near_;
+  EventKey other_key_ = kNoKey;  // the least of heap_'s and near_'s
+  bool other_in_near_ = false;
   BlockPool blocks_;  // before the lanes that hold its blocks
   std::vector<Lane> lanes_;
   EventKey slot_key_[kSlots];
