@@ -192,15 +192,21 @@ TEST(NearEvents, HoldsWhatIsDueSoonInKeyOrderAndRefusesTheRest) {
 
 // Events due soon at arbitrary times (ends of transmission asked for late, pacing wake-ups), many at one
 // instant, some beyond the ring's horizon, some with keys reserved earlier, pushed while popping over a span
-// that wraps the ring many times: every event comes out once, in key order, whichever store held it.
+// that wraps the ring many times, half of them by push_soon: every event comes out once, in key order,
+// whichever store held it.
 TEST(EventQueue, NearEventsRingAndHeapTogetherPopInKeyOrder) {
   EventQueue q;
   RngStream rng(11, "near");
   auto fn = [](void*, std::uint64_t) {};
   std::set<std::pair<TimePs, std::uint64_t>> pending;
   std::vector<std::uint64_t> reserved;
+  // push_soon (straight to the ring, an end of transmission asked for late) for every other event.
+  bool soon = false;
   auto push = [&](TimePs at, std::uint64_t order) {
-    q.push_ordered(at, order, fn, nullptr, 0);
+    if ((soon = !soon))
+      q.push_soon(at, order, fn, nullptr, 0);
+    else
+      q.push_ordered(at, order, fn, nullptr, 0);
     pending.insert({at, order});
   };
   for (int i = 0; i < 100; ++i) push(rng.below(300'000), q.reserve());

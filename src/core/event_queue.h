@@ -62,6 +62,22 @@ class EventQueue {
     // Events in the past of the last pop cannot be scheduled; the offset is what groups events into lanes.
     push_in_lane(EventKey{time, order}, EventPayload{fn, target, arg}, time - last_time_);
   }
+  // An event due at a time no lane serves, soon after now (an end of transmission asked for while the
+  // transmission runs): straight to the near-event ring, without trying a lane; where the ring refuses it,
+  // as push_ordered.
+  void push_soon(TimePs time, std::uint64_t order, EventFn fn, void* target, std::uint64_t arg) {
+    const EventKey k{time, order};
+    const EventPayload p{fn, target, arg};
+    if (!near_.try_push(k, p, last_time_)) {
+      push_in_lane(k, p, time - last_time_);
+      return;
+    }
+    ++n_;
+    if (event_before(k, other_key_)) {
+      other_key_ = k;
+      other_in_near_ = true;
+    }
+  }
   // An event scheduled elsewhere (another partition) `offset` before it is due, handed over later: it gets a
   // lane of its own kind, so that handed-over events, which arrive in batches, stay in order in their lanes.
   void push_handed_over(TimePs time, std::uint64_t order, EventFn fn, void* target, std::uint64_t arg,
@@ -191,8 +207,13 @@ class EventQueue {
   }
   // An event no lane takes: the near-event ring if due soon and its bucket has room, else the heap.
   void push_other(const EventKey& k, const EventPayload& p) {
-    if (!near_.try_push(k, p, last_time_)) heap_.push(k, p);
-    update_other();
+    const bool near = near_.try_push(k, p, last_time_);
+    if (!near) heap_.push(k, p);
+    // Only the pushed key can have become the least of the two stores.
+    if (event_before(k, other_key_)) {
+      other_key_ = k;
+      other_in_near_ = near;
+    }
   }
   // The least key of the two stores besides the lanes, and which holds it.
   void update_other() {

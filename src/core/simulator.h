@@ -39,6 +39,10 @@ class Simulator {
   void at_reserved(TimePs time, std::uint64_t order, EventFn fn, void* target, std::uint64_t arg = 0) {
     queue_.push_ordered(time, order, fn, target, arg);
   }
+  // The same for an event due soon at a time no lane serves (EventQueue::push_soon).
+  void at_reserved_soon(TimePs time, std::uint64_t order, EventFn fn, void* target, std::uint64_t arg = 0) {
+    queue_.push_soon(time, order, fn, target, arg);
+  }
 
   // An event scheduled by another simulator `offset` before it is due (a partitioned run hands them over
   // between windows).

@@ -115,7 +115,7 @@ class alignas(64) Port {
       kick(owner, index);
     } else if (!tx_done_pending_) {
       tx_done_pending_ = true;
-      sim->at_reserved(busy_until_, tx_done_order_, &Port::tx_done_event, this);
+      sim->at_reserved_soon(busy_until_, tx_done_order_, &Port::tx_done_event, this);
     }
   }
   bool paused(std::uint8_t prio) const { return (paused_mask >> prio) & 1u; }
