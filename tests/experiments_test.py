@@ -68,7 +68,29 @@ def plot_values_drawable(test, plot):
         test.assertTrue(all(v is None or (isinstance(v, (int, float)) and v > 0) for v in s["y"]), s["y"])
 
 
-class RcmFig9(unittest.TestCase):
+class MadeUpRunsTest(unittest.TestCase):
+    """Analyses of made-up runs in the class's temporary folder (`cls.tmp`, made by setUpClass), removed after."""
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def assert_reported(self, lines, items, absent=("nan",)):
+        """No text of the report holds any of `absent`, every log axis can show its values, and results.json
+        stays JSON (NaN and Infinity are not)."""
+        for text in report_texts(lines, items):
+            for word in absent:
+                self.assertNotIn(word, text)
+        for item in items:
+            for plot in item.get("plots", []):
+                if plot.get("ylog"):
+                    plot_values_drawable(self, plot)
+        json.dumps(items, allow_nan=False)
+
+
+class RcmTest(unittest.TestCase):
+    """RCM's analyses (experiments/rcm/run.py) on made-up runs in a temporary folder per test (`self.out`)."""
+
     def setUp(self):
         self.rcm = load_run("rcm")
         self.tmp = tempfile.TemporaryDirectory()
@@ -77,6 +99,8 @@ class RcmFig9(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
+
+class RcmFig9(RcmTest):
     def fig9(self, gbn_mouse_fct, rcm_medium_fct=900_000):
         """Fig. 9 over made-up runs: a mouse and a medium flow each workload (no elephant), every run finishing both,
         but the go-back-N run's mouse finishing in `gbn_mouse_fct` ns and RCM's medium flow in `rcm_medium_fct` ns
@@ -132,19 +156,11 @@ class RcmFig9(unittest.TestCase):
         self.assertEqual(self.rcm.times(None, "no mice finished in both runs"), "no mice finished in both runs")
 
 
-class RcmNoFlowFinished(unittest.TestCase):
+class RcmNoFlowFinished(RcmTest):
     """Fig. 8 gave a class without any flow a gain of +0.0 % (gain() of 0 / 0) and a 0 bar; a run that finished
     nothing stopped the whole script: Fig. 6 added to the detection time of a run in which regional CC never
     engaged (TypeError: None + 10) and read the burst's empty FCT (ValueError), Fig. 7 looked up the rates of a
     flow with no sample (KeyError); main() catches none of them."""
-
-    def setUp(self):
-        self.rcm = load_run("rcm")
-        self.tmp = tempfile.TemporaryDirectory()
-        self.out = self.tmp.name
-
-    def tearDown(self):
-        self.tmp.cleanup()
 
     def test_fig8_says_a_class_without_flows_has_none(self):
         # Made up: background flows only (no hot flow: workload 1 drew none), every one finished, RCM's 10 % faster;
@@ -246,7 +262,7 @@ class PpfcFig18(unittest.TestCase):
         plot_values_drawable(self, plot)
         json.dumps(self.item, allow_nan=False)  # results.json stays JSON (NaN is not)
 
-class PpfcNoFlowFinished(unittest.TestCase):
+class PpfcNoFlowFinished(MadeUpRunsTest):
     """Incasts that finished no flow: the receiver throughput (NaN unless every flow finished) read 'nan / nan Gb/s'
     in Figs. 6, 7, 10, 11 and 12 and their 'differs' lines ('throughput nanx'), Figs. 7 and 10 wrote it into
     results.json as NaN, and Fig. 7's minimum over no ratio kept its start value: 'P-PFC keeps at least
@@ -268,14 +284,8 @@ class PpfcNoFlowFinished(unittest.TestCase):
                       [(t * 10_000, "s0", port, 100_000 if t < 5 else 200_000) for t in range(200) for port in (0, 1)])
             write_csv(f, "pfc.csv", ["time_ns", "node", "port", "priority", "event", "quanta", "kind"], [])
 
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
     def check(self, lines, items):
-        for text in report_texts(lines, items):
-            self.assertNotIn("nan", text)
-        json.dumps(items, allow_nan=False)  # results.json stays JSON (NaN is not)
+        self.assert_reported(lines, items)
 
     def test_fig7_says_no_flow_finished_and_compares_nothing(self):
         lines, item = self.ppfc.fig7(self.tmp.name, False)
@@ -384,7 +394,7 @@ class MercuryFatTree(unittest.TestCase):
             self.assertNotIn("nan", text)
 
 
-class MercuryNoFlowFinished(unittest.TestCase):
+class MercuryNoFlowFinished(MadeUpRunsTest):
     """Runs that finished no flow: (d)'s isolating 10 ms pair divided by a count of no flows (ZeroDivisionError in
     hpcc_long_cause, `all10`) and its rows read +nan, and (c)'s Fig. 10 wrote nan for the p99 FCTs (NaN into
     results.json) and divided by a max queue of 0."""
@@ -406,18 +416,8 @@ class MercuryNoFlowFinished(unittest.TestCase):
         for name in names:
             write_run(os.path.join(d, name), flows, summary=empty)
 
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
     def check(self, lines, items):
-        for text in report_texts(lines, items):
-            self.assertNotIn("nan", text)
-        for item in items:
-            for plot in item["plots"]:
-                if plot.get("ylog"):
-                    plot_values_drawable(self, plot)
-        json.dumps(items, allow_nan=False)  # results.json stays JSON (NaN is not)
+        self.assert_reported(lines, items)
 
     def test_the_fat_tree_says_no_flow_finished(self):
         lines, items = self.mercury.fat_tree(self.tmp.name, False)
@@ -544,7 +544,7 @@ class RoccLargeScale(unittest.TestCase):
         self.assertEqual(rows[row.format("WebSearch 50%", "DCQCN")], "1.10-1.10; 1.50 / 4.00; 1")
 
 
-class RoccNoFlowFinished(unittest.TestCase):
+class RoccNoFlowFinished(MadeUpRunsTest):
     """Runs that finished no flow: (e) divided the per-flow rates of Table III by a count of none (ZeroDivisionError)
     and read the summary's slowdown of no flow as 0.00; (b)'s staircase timed the steps after an unfinished group
     from an infinite finish time ('step at inf ms', Infinity into results.json); (a) took max() of the rates of a run
@@ -581,19 +581,8 @@ class RoccNoFlowFinished(unittest.TestCase):
                 write_csv(f, "queues.csv", ["time_ns", "node", "port", "bytes"], [(t * 100_000, "s0", 0, 0)
                                                                                    for t in range(11)])
 
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
     def check(self, lines, items):
-        for text in report_texts(lines, items):
-            self.assertNotIn("nan", text)
-            self.assertNotIn("inf ", text)
-        for item in items:
-            for plot in item.get("plots", []):
-                if plot.get("ylog"):
-                    plot_values_drawable(self, plot)
-        json.dumps(items, allow_nan=False)  # results.json stays JSON (NaN and Infinity are not)
+        self.assert_reported(lines, items, absent=("nan", "inf "))
 
     def test_table3_and_the_e_rows_say_no_flow_finished(self):
         lines, items = self.rocc.large_scale(self.tmp.name, False)
@@ -683,7 +672,7 @@ class RccFatTree(unittest.TestCase):
         json.dumps(item, allow_nan=False)
 
 
-class RccNoFlowFinished(unittest.TestCase):
+class RccNoFlowFinished(MadeUpRunsTest):
     """Runs that finished no flow (a stop time too short): incast_stats() took min() of no finish time (and
     percentile() indexed an empty list), so (b), (e) and (g) stopped on a ValueError; pause_time_share() and Table
     II's incast duration took max() of no finish time, so (c) did too."""
@@ -735,14 +724,8 @@ class RccNoFlowFinished(unittest.TestCase):
                       [(t, node, port, 10_000) for t in every for node, port in (("s0", 2), ("s1", 1))])
             write_csv(f, "rcc.csv", ["flow_id", "pid_entry_ns", "pid_ns", "floor_ns"], [(0, 5 * ms, 10 * ms, 0)])
 
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
     def check_texts(self, lines, item):
-        for text in report_texts(lines, [item]):
-            self.assertNotIn("nan", text)
-        json.dumps(item, allow_nan=False)  # results.json stays JSON (NaN is not)
+        self.assert_reported(lines, [item])
 
     def test_a_percentile_of_no_value_is_missing(self):
         self.assertTrue(math.isnan(self.rcc.percentile([], 99)))
@@ -783,7 +766,7 @@ class RccNoFlowFinished(unittest.TestCase):
         self.check_texts(lines, item)
 
 
-class RccFatTreeNoFlowFinished(unittest.TestCase):
+class RccFatTreeNoFlowFinished(MadeUpRunsTest):
     """Runs that finished no flow: the isolating rows of Fig. 9's RCC PID item read 'nan [nan]' and its ranges
     min/max over NaN, Fig. 14's 'RCC below RCC-PID / RCC-EWA' read 'nan % (nan %)' (NaN into results.json for its
     lines); with no case compared Fig. 9 said 'RCC has the lowest average FCT in every case ..., as in the paper'
@@ -806,14 +789,8 @@ class RccFatTreeNoFlowFinished(unittest.TestCase):
                     write_csv(folder, "rcc.csv", ["flow_id", "pid_entry_ns", "pid_ns", "floor_ns"], [(0, "", 0, 0)])
                 cls.stats[(w, load, s)] = m.fct_stats(folder)
 
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
     def check(self, rows, item):
-        for text in report_texts(rows, [item]):
-            self.assertNotIn("nan", text)
-        json.dumps(item, allow_nan=False)  # results.json stays JSON (NaN is not)
+        self.assert_reported(rows, [item])
 
     def test_the_pid_item_says_no_flow_finished(self):
         rows, item = self.rcc.pid_item(self.stats, self.loads)
