@@ -829,5 +829,52 @@ class RccFatTreeNoFlowFinished(MadeUpRunsTest):
         self.check(rows, item)
 
 
+class StoppedBeforeTheirWindows(MadeUpRunsTest):
+    """Runs stopped before the rate samples an analysis reads (every case stopped at 5 us: no sample at all) failed
+    RCC's (a) and (d) and Mercury's (a) and (b) with a bare KeyError, reported as "(a) analysis FAILED 0"; they
+    now fail naming the run, the flow and when the run ended."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.rcc, cls.mercury = load_run("rcc"), load_run("mercury")
+        cls.tmp = tempfile.TemporaryDirectory()
+        d = cls.tmp.name
+        # Stopped at 5 us: flows started, none finished, no rate sample yet.
+        m = cls.mercury
+        cls.victim = m.a_name("dcqcn", m.A_XOFF, 1)
+        for name in ["rcc-staircase", cls.victim] + [f"b-incast-{s}" for s, _ in m.SCHEMES]:
+            write_run(os.path.join(d, name), [(1_000_000, None)] * 4, summary={"sim_time_ns": 5_000})
+            write_csv(os.path.join(d, name), "flow_rates.csv", ["time_ns", "flow_id", "rate_bps"], [])
+        # RCC (d) stopped in its second phase: samples of flow 0 only, up to 7 ms.
+        s = cls.rcc.mb_spacing_ms(False)
+        write_run(os.path.join(d, "rcc-multi"), [(10**9, None)] * 3, summary={"sim_time_ns": int(1.4 * s * 1e6)})
+        write_csv(os.path.join(d, "rcc-multi"), "flow_rates.csv", ["time_ns", "flow_id", "rate_bps"],
+                  [(t * 100_000, 0, 95e9) for t in range(1, int(14 * s))])
+        # And with flow 1's samples from 5 ms: none in phase 2's window (its second half, 7.5-10 ms).
+        write_run(os.path.join(d, "rcc-multi-2"), [(10**9, None)] * 3, summary={"sim_time_ns": int(1.4 * s * 1e6)})
+        write_csv(os.path.join(d, "rcc-multi-2"), "flow_rates.csv", ["time_ns", "flow_id", "rate_bps"],
+                  [(t * 100_000, f, 47e9) for t in range(1, int(14 * s)) for f in (0, 1) if f == 0 or t >= 10 * s])
+
+    def test_rcc_staircase_names_the_flow_without_a_sample(self):
+        with self.assertRaisesRegex(RuntimeError, r"rcc-staircase: no rate sample of flow 0; the run ended at 0.005 ms"):
+            self.rcc.staircase_stats(os.path.join(self.tmp.name, "rcc-staircase"), False)
+
+    def test_rcc_multi_bottleneck_names_the_phase_it_did_not_reach(self):
+        with self.assertRaisesRegex(RuntimeError, r"rcc-multi: no rate sample of flow 1; the run ended at 7 ms"):
+            self.rcc.mb_phases(os.path.join(self.tmp.name, "rcc-multi"), False)
+        with self.assertRaisesRegex(RuntimeError, r"rcc-multi-2: no rate sample of every flow in 7.5-10 ms \(phase 2\); "
+                                                  r"the run ended at 7 ms"):
+            self.rcc.mb_phases(os.path.join(self.tmp.name, "rcc-multi-2"), False)
+
+    def test_mercury_victim_and_incast_name_the_window_the_run_did_not_reach(self):
+        m = self.mercury
+        with self.assertRaisesRegex(ValueError, self.victim + r": \(a\) reads flow 0's rate until 5 ms, but the run "
+                                                r"ended at 0.005 ms with no sample of it"):
+            m.a_run(self.tmp.name, "dcqcn", m.A_XOFF, 1, m.a_neighbour())
+        with self.assertRaisesRegex(ValueError, r"b-incast-\w+: \(b\) reads flow 0's rate until 1.2 ms, but the run "
+                                                r"ended at 0.005 ms"):
+            m.incast(self.tmp.name)
+
+
 if __name__ == "__main__":
     sys.exit(unittest.main())

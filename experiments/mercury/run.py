@@ -200,6 +200,17 @@ def flow_rates(out):
     return per
 
 
+def flow_samples(out, flow, until_ns, what):
+    """flow_rates(out)[flow], which `what` reads until until_ns. A run that ended before that, or a flow without a
+    sample, fails the analysis with the run named (a mean over no sample would be 0, a missing flow a bare KeyError)."""
+    end_ns = outputs.summary(out)["sim_time_ns"]
+    r = flow_rates(out)
+    if end_ns < until_ns or flow not in r:
+        raise ValueError(f"{os.path.basename(out)}: {what} reads flow {flow}'s rate until {until_ns / 1e6:g} ms, but the "
+                         f"run ended at {end_ns / 1e6:g} ms{'' if flow in r else ' with no sample of it'} (stopped early?)")
+    return r[flow]
+
+
 def mean_in(samples, lo, hi):
     v = [g for t, g in samples if lo < t <= hi]
     return sum(v) / len(v) if v else 0.0
@@ -236,12 +247,12 @@ def a_run(out_dir, s, xoff, seed, neighbour):
     """One (a) run: F1 and F2 before / during / after the bursts, pause frames by sender -> receiver, the
     largest queues of P1 and P2, and (Mercury) the CNPs its switches sent to F1."""
     out = os.path.join(out_dir, a_name(s, xoff, seed))
-    r = flow_rates(out)
     t0 = burst_start_ns(seed)
     res = {"seed": seed}
     for f, key in ((0, "f1"), (1, "f2")):
-        res[key] = {"before": mean_in(r[f], *BEFORE_NS), "during": mean_in(r[f], t0, t0 + BURST_NS),
-                    "min": min_in(r[f], t0, t0 + BURST_NS), "after": mean_in(r[f], *AFTER_NS)}
+        r = flow_samples(out, f, AFTER_NS[1], "(a)")
+        res[key] = {"before": mean_in(r, *BEFORE_NS), "during": mean_in(r, t0, t0 + BURST_NS),
+                    "min": min_in(r, t0, t0 + BURST_NS), "after": mean_in(r, *AFTER_NS)}
         res[key]["ratio"] = res[key]["during"] / res[key]["before"]
     pauses = {}
     for row in outputs.rows(out, "pfc.csv"):
@@ -283,7 +294,7 @@ def spread(vals, fmt="{:.0f}"):
 
 
 def a_rate_series(out_dir, s, xoff, seed, flow):
-    r = flow_rates(os.path.join(out_dir, a_name(s, xoff, seed)))[flow]
+    r = flow_samples(os.path.join(out_dir, a_name(s, xoff, seed)), flow, AFTER_NS[1], "(a)")
     t0 = burst_start_ns(seed)
     pts = [(t, g) for t, g in r if t0 - 0.5e6 <= t <= t0 + 1.5e6]
     return [t / 1e6 for t, _ in pts], [g for _, g in pts]
@@ -353,8 +364,8 @@ def victim(out_dir):
     lines += rows
     fastest = max(after, key=after.get)
     m_cnp = runs[("mercury", A_XOFF, 1)]
-    hc_after = {s: mean_in(flow_rates(os.path.join(out_dir, a_name(s, A_XOFF, 1) + "-hpcc-code"))[1], *AFTER_NS)
-                for s, _ in SCHEMES}
+    hc_after = {s: mean_in(flow_samples(os.path.join(out_dir, a_name(s, A_XOFF, 1) + "-hpcc-code"), 1, AFTER_NS[1],
+                                        "(a)"), *AFTER_NS) for s, _ in SCHEMES}
     hc_fastest = max(hc_after, key=hc_after.get)
     rows.append(("(a) isolating, HPCC-code settings (seed 1): F2 mean 4.5-5.0 ms (Gb/s)",
                  ", ".join(f"{LABEL[s]} {hc_after[s]:.1f}" for s, _ in SCHEMES), "Mercury recovers fastest"))
@@ -511,9 +522,9 @@ def incast(out_dir):
     lines, q_series, r_series, peaks, mins, means, shares, lates = [], [], [], {}, {}, {}, {}, {}
     for s, _ in SCHEMES:
         out = os.path.join(out_dir, f"b-incast-{s}")
+        r = flow_samples(out, 0, B_WINDOW_NS[1], "(b)")
         q = queue_series(out, "s0", S1_UPLINK)
         peaks[s] = max(b for _, b in q) / 1e3
-        r = flow_rates(out)[0]
         mins[s], means[s] = min_in(r, *B_WINDOW_NS), mean_in(r, *B_WINDOW_NS)
         # While the incast lasts nine flows share S1's 40G port to S2: its 960 KB and the long flow's ninth take
         # 960 KB x 9/8 / 40 Gb/s = 216 us from its first bytes at R1 (~618 us).

@@ -18,6 +18,7 @@ More experiments plug in as one entry of EXPERIMENTS (cases + analysis), e.g. th
 Homa and ExpressPass. Standard library only. Exit status 2 if a case failed (the others are still reported).
 """
 import json
+import math
 import os
 import sys
 
@@ -50,6 +51,19 @@ def goodput_by_flow(out):
         xs.append(float(r["time_ns"]) / 1e6)
         ys.append(float(r["rate_bps"]) / 1e9)
     return per
+
+
+def run_end_ms(out):
+    return outputs.summary(out)["sim_time_ns"] / 1e6
+
+
+def flow_goodput(per, f, out):
+    """per[f] of goodput_by_flow(out). A flow without a single sample (the run stopped before its first) fails the
+    analysis with the run named, not with a bare KeyError."""
+    if f not in per:
+        raise RuntimeError(f"{os.path.basename(out)}: no rate sample of flow {f}; the run ended at "
+                           f"{run_end_ms(out):g} ms (stopped early?)")
+    return per[f]
 
 
 def aggregate_goodput(out):
@@ -163,7 +177,7 @@ def staircase_stats(out, full):
     settle = 10.0 if full else 0.5
     res = []
     for t0, t1, active in staircase_stages(out, settle):
-        rates = [mean_over(*per[f], t0 + 0.1, t1) for f in active]
+        rates = [mean_over(*flow_goodput(per, f, out), t0 + 0.1, t1) for f in active]
         res.append((t0 - settle, t1, active, rates, jain(rates)))
     return res
 
@@ -436,7 +450,11 @@ def mb_phases(out, full):
     res = []
     for k in range(3):
         lo, hi = s * k + s / 2, s * (k + 1)
-        res.append([mean_over(*per[f], lo, hi) for f in range(k + 1)])
+        rates = [mean_over(*flow_goodput(per, f, out), lo, hi) for f in range(k + 1)]
+        if any(math.isnan(r) for r in rates):
+            raise RuntimeError(f"{os.path.basename(out)}: no rate sample of every flow in {lo:g}-{hi:g} ms (phase "
+                               f"{k + 1}); the run ended at {run_end_ms(out):g} ms (stopped early?)")
+        res.append(rates)
     return res
 
 
