@@ -29,9 +29,7 @@ Cli shell(const std::string& dir, const std::string& line, int timeout_s = 120) 
 
 std::string bin() { return LOSSLESS_BINARY; }
 
-std::string mpirun(int ranks) {
-  return "mpirun -n " + std::to_string(ranks) + " --oversubscribe --allow-run-as-root --bind-to none ";
-}
+std::string mpirun(int ranks) { return mpirun_line(ranks) + "--bind-to none "; }
 
 // Why these tests cannot run here (empty: they can).
 std::string skip_reason() {

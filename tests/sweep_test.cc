@@ -121,9 +121,8 @@ TEST(MpiSweep, MpirunOfTheDefaultSweepPrintsTheTableOfJobs) {
   const Cli jobs = shell(src, dir, bin() + " sweep " + kDefaultSweep + " -j 2 -o " + dir + "/jobs");
   ASSERT_EQ(jobs.status, 0) << jobs.err;
   for (const char* n : {"2", "1"}) {
-    const Cli mpi = shell(src, dir,
-                          std::string("mpirun -n ") + n + " --oversubscribe --allow-run-as-root " + bin() +
-                              " sweep " + kDefaultSweep + " -o " + dir + "/mpi" + n);
+    const Cli mpi = shell(
+        src, dir, mpirun_line(std::stoi(n)) + bin() + " sweep " + kDefaultSweep + " -o " + dir + "/mpi" + n);
     ASSERT_EQ(mpi.status, 0) << mpi.err;
     EXPECT_EQ(table(mpi.out), table(jobs.out)) << "mpirun -n " << n;
     EXPECT_NE(table(mpi.out).find("\nrocc "), std::string::npos) << mpi.out;

@@ -44,6 +44,13 @@ class ScratchCleanup : public ::testing::EmptyTestEventListener {
 
 std::string scratch_path(const std::string& tag) { return (scratch_base() / tag).string(); }
 
+std::string mpirun_line(int ranks) {
+  const std::string session = scratch_path("mpi-session");
+  std::filesystem::create_directories(session);
+  return "OMPI_MCA_orte_tmpdir_base=" + session + " mpirun -n " + std::to_string(ranks) +
+         " --oversubscribe --allow-run-as-root ";
+}
+
 std::string temp_dir(const std::string& tag) {
   auto dir = scratch_base() / tag;
   std::filesystem::remove_all(dir);

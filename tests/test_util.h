@@ -41,6 +41,11 @@ struct ShellResult {
 ShellResult shell_in(const std::string& cwd, const std::string& line, int timeout_s = 0,
                      const std::string& capture = "");
 
+// The start of an mpirun command line with `ranks` processes. Its Open MPI session folder is this test
+// process's own (temp_dir("mpi-session")): concurrent mpiruns (ctest -j) share /tmp/ompi.<host>.<uid>
+// otherwise, and Open MPI 4.1 can fail to start when two create it at once ("A call to mkdir was unable to
+// create the desired directory ... File exists").
+std::string mpirun_line(int ranks);
 // Runs the lossless binary; returns its exit status and fills stderr text. With `timeout_s`, a run that takes
 // longer is killed and returns 124 (a hang).
 int run_cli(const std::string& args, std::string* err = nullptr, int timeout_s = 0);
