@@ -406,6 +406,11 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
     if (is_local(f.src)) {
       SenderQp& q = qp(f.id);
       q.flow = &flows_[i];
+      q.flow_id = f.id;
+      q.dst = f.dst;
+      q.size_bytes = f.size_bytes;
+      q.ecmp_hash = fwd_hash_[i];
+      if (routes_per_flow_) q.route_offset = fwd_route_[i];
       q.nic = nics_[f.src].get();
       q.line_rate_bps = nics_[f.src]->port.rate_bps();
       if (f.max_rate_bps && f.max_rate_bps < q.line_rate_bps) q.line_rate_bps = f.max_rate_bps;
@@ -413,7 +418,6 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
       q.priority = f.priority;
       q.set_send_gate(kNoSendGate);
       q.base_rtt_ps = p.base_rtt_ps();
-      q.bottleneck_bps = p.bottleneck_bps;
       const CcEnv env = cc_env(f.src, data_one_way, ack_one_way, switches);
       ccs_.push_back(cc.create(q, env));
       q.cc = ccs_.back().get();

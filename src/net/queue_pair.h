@@ -33,24 +33,32 @@ struct alignas(64) SenderQp {
   bool window_follows_rate = false;  // effective window = window_bytes x rate / line rate (HPCC VAR_WIN)
   // Priority of the next data packets (the flow's unless the scheme chooses per packet).
   std::uint8_t priority = 0;
+  bool active = false;
+  bool finished = false;
+  // What every data packet of the flow carries (Flow::id, Flow::dst, Network::forward_hash, the offset of
+  // Network::forward_route; written at set-up, Network::install_flows): copies in the QP's second line, which
+  // a send reads anyway, so that sending does not wait on the flow record and two per-flow tables in turn.
+  std::uint32_t flow_id = 0;
   TimePs next_avail_ps = 0;
   // Bytes below this offset may be sent: the flow's size, or less while a send gate holds (set_send_gate).
   Bytes send_limit_bytes = 0;
-  // The send gate of receiver-driven schemes (grants, credits): bytes at or beyond this offset wait.
-  Bytes send_gate_bytes = kNoSendGate;
-  Bytes last_wire_bytes = 0;
-  Bytes max_sent = 0;  // highest snd_nxt reached (to count retransmitted bytes)
+  std::uint32_t dst = 0;
+  std::uint32_t ecmp_hash = 0;
+  std::uint32_t last_wire_bytes = 0;
+  std::uint32_t route_offset = kNoRoute;  // kNoRoute: packets are routed per packet (no per-flow route)
+  Bytes max_sent = 0;                     // highest snd_nxt reached (to count retransmitted bytes)
   // Payload bytes of every data packet this QP put on the wire, retransmissions included (the invariant
   // checker's per-flow byte balance, net/invariants.h).
   Bytes sent_bytes = 0;
+  Bytes size_bytes = 0;  // Flow::size_bytes
+  // The send gate of receiver-driven schemes (grants, credits): bytes at or beyond this offset wait.
+  Bytes send_gate_bytes = kNoSendGate;
   TimePs base_rtt_ps = 0;
-  RateBps bottleneck_bps = 0;
   TimePs last_progress_ps = 0;
   Timer rto;
-  bool active = false;
-  bool finished = false;
 
-  Bytes size() const { return flow->size_bytes; }
+  static constexpr std::uint32_t kNoRoute = ~std::uint32_t{0};
+  Bytes size() const { return size_bytes; }
   // Closes the send gate at `offset` (a grant or credit moves it forward; kNoSendGate opens it). Tell the
   // NIC (RdmaNic::on_qp_unblocked) when it moves forward.
   void set_send_gate(Bytes offset) {

@@ -94,14 +94,13 @@ void RdmaNic::on_wake() { port.kick_or_wait(); }
 inline void RdmaNic::send_data(SenderQp& qp, TimePs now) {
   const NicConfig& cfg = net_.nic_config();
   Packet* p = partition_.pool.get();
-  const Flow& f = *qp.flow;
   p->type = PacketType::kData;
   p->priority = qp.priority;
-  p->flow_id = f.id;
-  p->src = f.src;
-  p->dst = f.dst;
-  p->ecmp_hash = net_.forward_hash(f.id);
-  p->route = net_.forward_route(f.id);
+  p->flow_id = qp.flow_id;
+  p->src = host_;  // the flow's source: a QP sends from its flow's source NIC
+  p->dst = qp.dst;
+  p->ecmp_hash = qp.ecmp_hash;
+  p->route = net_.route_at(qp.route_offset);
   p->seq = qp.snd_nxt;
   p->payload_bytes = static_cast<std::uint32_t>(std::min<Bytes>(cfg.mtu_bytes, qp.size() - qp.snd_nxt));
   p->wire_bytes = static_cast<std::uint32_t>(p->payload_bytes + cfg.data_header_bytes + cfg.data_extra_bytes);
