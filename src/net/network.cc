@@ -132,7 +132,7 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
       if (topo_.is_host(n)) {
         p.owner = nics_[n].get();
         p.kick = &RdmaNic::kick;
-        p.owner_has_work = &RdmaNic::has_work;
+        p.owner_work = &RdmaNic::next_work;
       } else {
         p.owner = switches_[n - topo_.hosts].get();
       }

@@ -30,10 +30,11 @@ void Port::transmit(Packet* p) {
     sim->at_reserved(now + ser + delay_ps, deliver_order, deliver, peer_owner, packet);
   busy_until_ = now + ser;
   tx_done_order_ = done_order;
-  tx_done_pending_ = queued_bytes > 0 || (owner_has_work && owner_has_work(owner));
+  const std::uint64_t work = owner_work ? owner_work(owner) : 0;
+  tx_done_pending_ = queued_bytes > 0 || work != 0;
   // From the locals, not the two members just stored: gcc read those back as one 16-byte load, which the
   // store buffer cannot forward from two 8-byte stores.
-  if (tx_done_pending_) sim->at_reserved(now + ser, done_order, &Port::tx_done_event, this);
+  if (tx_done_pending_) sim->at_reserved(now + ser, done_order, &Port::tx_done_event, this, work);
 }
 
 void Port::tx_done_event(void* target, std::uint64_t) {

@@ -78,7 +78,10 @@ class alignas(64) Port {
   // A port schedules its end-of-transmission event only when something waits to be sent then: packets in its
   // queues, or work its owner reports (a NIC's active QPs). Most transmissions at moderate load leave nothing
   // behind; a later arrival asks for the event itself (kick_or_wait).
-  bool (*owner_has_work)(const void* owner) = nullptr;
+  // The owner's answer is 0 for no work, else the address of what its next send reads first (a NIC's next
+  // QP): the event carries it as its argument, which the event queue prefetches with the event (the handler
+  // ignores it), so the owner's send does not start with a miss.
+  std::uint64_t (*owner_work)(const void* owner) = nullptr;
   // --- line 3 on
   // The port's own per-priority queues: the default queue set (net/switch_architecture.h). Read-only outside
   // Port: pop through dequeue/pop_first_sendable. With a custom queue set they hold priority 0 only.

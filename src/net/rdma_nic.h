@@ -82,8 +82,14 @@ class RdmaNic {
   // arrive_event's second-stage prefetch (Simulator::add_prefetcher): the flow state the packet will update.
   static void prefetch_arrival(const void* nic, std::uint64_t packet);
   static void kick(void* owner, std::uint16_t port);
-  // QPs that may send: the port must look again when its current transmission ends.
-  static bool has_work(const void* owner) { return !static_cast<const RdmaNic*>(owner)->active_.empty(); }
+  // QPs that may send: the port must look again when its current transmission ends (Port::owner_work). The
+  // answer is the QP the round-robin tries first then, 0 when there is none.
+  static std::uint64_t next_work(const void* owner) {
+    const RdmaNic& nic = *static_cast<const RdmaNic*>(owner);
+    const std::size_t n = nic.active_.size();
+    if (n == 0) return 0;
+    return reinterpret_cast<std::uint64_t>(nic.active_[nic.rr_next_ < n ? nic.rr_next_ : 0]);
+  }
 
  private:
   void receive(Packet* p);
