@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Compares the wall time of two builds on one scenario by running them at the same time, one per core, and
+# swapping the cores every round:
+#   bench/paired.sh [--rounds N] SCENARIO.yaml [--set KEY=VALUE ...] -- BINARY_A BINARY_B
+# Prints each round's wall seconds and B / A, then the median and mean ratio with its standard error.
+# Why: on a shared virtual machine one run's wall time can move by 15 % from one minute to the next (the
+# host's other tenants), which swamps a difference of a few percent between builds run one after the other;
+# two runs at the same moment see the same machine. They also share the last-level cache and memory
+# bandwidth, so the absolute times are not those of a run alone: use the ratio, and bench/run.sh or
+# bench/scale.sh for the times. Needs two cores (taskset, util-linux). Outputs of the two runs are compared
+# (fct.csv): a difference is reported, since a speed comparison of builds that disagree means nothing.
+set -euo pipefail
+rounds=10
+if [[ "${1:-}" == --rounds ]]; then
+  rounds=${2:?--rounds needs a count}
+  shift 2
+fi
+scenario=${1:?usage: bench/paired.sh [--rounds N] SCENARIO.yaml [--set KEY=VALUE ...] -- BINARY_A BINARY_B}
+shift
+args=()
+while [[ $# -gt 0 && "$1" != "--" ]]; do
+  args+=("$1")
+  shift
+done
+[[ "${1:-}" == "--" ]] || { echo "bench/paired.sh: expected '--' before the two binaries" >&2; exit 2; }
+shift
+[[ $# -eq 2 ]] || { echo "bench/paired.sh: expected two binaries after '--'" >&2; exit 2; }
+a=$1
+b=$2
+command -v taskset >/dev/null || { echo "bench/paired.sh: needs taskset (apt-get install util-linux)" >&2; exit 2; }
+[[ $(nproc) -ge 2 ]] || { echo "bench/paired.sh: needs two cores" >&2; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+wall() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['wall_seconds'])" "$1/summary.json"; }
+ratios=()
+for ((r = 0; r < rounds; r++)); do
+  ca=$((r % 2))
+  cb=$((1 - ca))
+  rm -rf "$work/a" "$work/b"
+  taskset -c "$ca" "$a" run "$scenario" "${args[@]}" -o "$work/a" --quiet --threads 1 &
+  pa=$!
+  taskset -c "$cb" "$b" run "$scenario" "${args[@]}" -o "$work/b" --quiet --threads 1 &
+  pb=$!
+  wait "$pa"
+  wait "$pb"
+  cmp -s "$work/a/fct.csv" "$work/b/fct.csv" || echo "bench/paired.sh: round $r: fct.csv differs between the builds" >&2
+  wa=$(wall "$work/a")
+  wb=$(wall "$work/b")
+  ratio=$(python3 -c "import sys; print('%.3f' % (float(sys.argv[2]) / float(sys.argv[1])))" "$wa" "$wb")
+  ratios+=("$ratio")
+  printf 'round %2d  A %.2f s (core %d)  B %.2f s (core %d)  B/A %s\n' "$r" "$wa" "$ca" "$wb" "$cb" "$ratio"
+done
+python3 - "${ratios[@]}" <<'EOF'
+import statistics, sys
+v = [float(x) for x in sys.argv[1:]]
+se = statistics.stdev(v) / len(v) ** 0.5 if len(v) > 1 else float("nan")
+print(f"B/A over {len(v)} rounds: median {statistics.median(v):.3f}, mean {statistics.mean(v):.3f} +- {se:.3f} (standard error)")
+EOF
