@@ -291,6 +291,34 @@ TEST(RdmaNic, AcksAdvanceTheSenderAndTheLastOneCompletesTheFlow) {
   EXPECT_EQ(s.counters().retransmitted_bytes, 0u);
 }
 
+// A QP keeps the header its data packets carry (RdmaNic::send_data writes it from these copies): the flow's
+// id, destination and size, and the network's ECMP hash and route of the flow.
+TEST(RdmaNic, AQpCarriesItsFlowsPacketHeader) {
+  OneFlow s(123'456);
+  const SenderQp& qp = s.qp();
+  const Flow& f = s.net.flow(0);
+  EXPECT_EQ(qp.flow_id, f.id);
+  EXPECT_EQ(qp.dst, f.dst);
+  EXPECT_EQ(qp.size(), 123'456u);
+  EXPECT_EQ(qp.ecmp_hash, s.net.forward_hash(0));
+  EXPECT_EQ(s.net.route_at(qp.route_offset), s.net.forward_route(0));
+}
+
+// The end of a NIC port's transmission is scheduled only while the NIC has QPs to send from, and carries the
+// one its round-robin tries first (prefetched with the event): the port asks the NIC through owner_work.
+TEST(RdmaNic, ItsPortNamesTheQpItTriesNextOrNoWork) {
+  OneFlow s(10'000);
+  RdmaNic& nic = s.net.nic(0);
+  ASSERT_NE(nic.port.owner_work, nullptr);
+  EXPECT_EQ(nic.port.owner_work(&nic), 0u);  // not started
+  s.sim().run(1);
+  ASSERT_TRUE(s.qp().active);
+  EXPECT_EQ(nic.port.owner_work(&nic), reinterpret_cast<std::uint64_t>(&s.qp()));
+  s.sim().run(kTimeNever - 1);
+  ASSERT_TRUE(s.qp().finished);
+  EXPECT_EQ(nic.port.owner_work(&nic), 0u);
+}
+
 // Arrivals' second-stage prefetch is registered only where a partition's ports outgrow four L2 caches
 // (Network::deep_prefetch): fattree k = 24 on one partition (20,736 ports, 11.4 MiB), not on two, not k = 16.
 TEST(Network, DeepPrefetchOnlyWhereThePortsOutgrowTheCaches) {
