@@ -214,7 +214,8 @@ struct SwitchPath {
 template <class Policy, class Buffer, unsigned... kF>
 SwitchPathFns switch_path_among(unsigned features, std::integer_sequence<unsigned, kF...>) {
   SwitchPathFns fns;
-  ((features == kF ? (fns = SwitchPath<Policy, kF, Buffer>::fns(), true) : false) || ...);
+  // The fold stops at the matching feature set; its value is not needed (cast, or clang warns it is unused).
+  static_cast<void>(((features == kF ? (fns = SwitchPath<Policy, kF, Buffer>::fns(), true) : false) || ...));
   return fns;
 }
 template <class Policy>
