@@ -129,7 +129,7 @@ class TimedPause final : public FlowControlPolicy {
     const auto quanta = static_cast<std::uint16_t>(std::min<Bytes>(held * 8 / 512 + 1, 65535));
     sw_.buffer().set_paused(port, prio, true);
     sw_.queue_pause_frame(port, prio, quanta);
-    const TimePs duration = sw_.ports[port].clock.tx_time(std::uint64_t{quanta} * 64);
+    const TimePs duration = sw_.ports[port].clock().tx_time(std::uint64_t{quanta} * 64);
     sw_.sim().after(duration / 2, &TimedPause::half_way, this, (std::uint64_t{port} << 3) | prio);
     sw_.ports[port].kick_or_wait();
   }

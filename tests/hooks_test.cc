@@ -177,7 +177,7 @@ class FifoQueues final : public EgressQueues {
     }
     Packet* p = q_.front();
     q_.pop_front();
-    next_ps_ = now + 2 * port_.clock.tx_time(p->wire_bytes);  // half the line rate
+    next_ps_ = now + 2 * port_.clock().tx_time(p->wire_bytes);  // half the line rate
     return p;
   }
   Bytes bytes(std::uint8_t prio) const override {

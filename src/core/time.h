@@ -38,6 +38,8 @@ class SerializationClock {
     return ps_per_byte_ ? bytes * ps_per_byte_ : tx_time_ps(bytes, rate_bps_);
   }
   RateBps rate_bps() const { return rate_bps_; }
+  // Picoseconds per byte when the rate divides 8e12 exactly, else 0.
+  TimePs ps_per_byte() const { return ps_per_byte_; }
 
  private:
   RateBps rate_bps_ = 1;

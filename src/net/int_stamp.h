@@ -46,7 +46,7 @@ struct IntStamping {
   if (p.type != PacketType::kData) return;
   IntRecords& r = p.ext(s.slot);
   if (r.hops >= kMaxIntHops) return;
-  r.hop[r.hops++] = {now, out.tx_bytes, out.queued_bytes, out.rate_bps()};
+  r.hop[r.hops++] = {now, out.tx_bytes(), out.queued_bytes, out.rate_bps()};
   p.wire_bytes += s.hop_bytes;
 }
 

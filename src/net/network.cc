@@ -127,12 +127,11 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
       // Deliveries go to the peer's owner; for a node of another rank, to the stand-in (RankExchange reads
       // the far port's node and index from it).
       p.peer_owner = is_local(peer) ? arrive_target(peer) : static_cast<void*>(&stand_in_for(peer, peer_idx));
-      p.clock = SerializationClock(l.rate_bps);
-      p.delay_ps = l.delay_ps;
+      p.set_link(l.rate_bps, l.delay_ps);
       if (topo_.is_host(n)) {
         p.owner = nics_[n].get();
         p.kick = &RdmaNic::kick;
-        p.owner_work = &RdmaNic::next_work;
+        p.set_owner_work(&RdmaNic::next_work);
       } else {
         p.owner = switches_[n - topo_.hosts].get();
       }

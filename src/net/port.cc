@@ -13,11 +13,11 @@ Packet* Port::dequeue() {
   return pop_from(q);
 }
 
-void Port::transmit(Packet* p) {
+void Port::transmit(Packet* p, NetCounters& hops_into) {
   const TimePs now = sim->now();
-  const TimePs ser = clock.tx_time(p->wire_bytes);
-  tx_bytes += p->wire_bytes;
-  ++counters->packet_hops;
+  const TimePs ser = ps_per_byte_ ? p->wire_bytes * ps_per_byte_ : clock_.tx_time(p->wire_bytes);
+  const TimePs delay = short_delay_ps_ != kLongDelay ? short_delay_ps_ : delay_ps_;
+  ++hops_into.packet_hops;
   // One event per packet on the wire, due a fixed offset (serialization + propagation) after now: the event
   // queue keeps such events in a FIFO lane, so this costs no heap work. The event goes straight to the
   // receiving port's owner.
@@ -25,12 +25,16 @@ void Port::transmit(Packet* p) {
   p->in_port = peer_index;
   const auto packet = reinterpret_cast<std::uint64_t>(p);
   if (hands_over_)
-    remote->push_back({{now + ser + delay_ps, deliver_order, deliver, peer_owner, packet}, ser + delay_ps});
+    remote->push_back({{now + ser + delay, deliver_order, deliver, peer_owner, packet}, ser + delay});
   else
-    sim->at_reserved(now + ser + delay_ps, deliver_order, deliver, peer_owner, packet);
+    sim->at_reserved(now + ser + delay, deliver_order, deliver, peer_owner, packet);
   busy_until_ = now + ser;
   tx_done_order_ = done_order;
-  const std::uint64_t work = owner_work ? owner_work(owner) : 0;
+  std::uint64_t work = 0;
+  if (tx_extras_) {
+    if (tx_extras_ & kCountsTxBytes) tx_bytes_ += p->wire_bytes;
+    if (tx_extras_ & kAsksOwner) work = owner_work_(owner);
+  }
   tx_done_pending_ = queued_bytes > 0 || work != 0;
   // From the locals, not the two members just stored: gcc read those back as one 16-byte load, which the
   // store buffer cannot forward from two 8-byte stores.
@@ -59,7 +63,7 @@ void Port::on_pfc(std::uint8_t prio, std::uint16_t quanta, std::uint8_t kind) {
     paused_since_[prio] = now;
   }
   // A pause lasts its quanta (512 bit times each) unless refreshed or resumed explicitly.
-  TimePs duration = clock.tx_time(std::uint64_t{quanta} * 64);
+  TimePs duration = clock_.tx_time(std::uint64_t{quanta} * 64);
   pause_until_[prio] = now + duration;
   ++pause_gen_[prio];
   sim->after(duration, &Port::pause_expire_event, this, (std::uint64_t{pause_gen_[prio]} << 3) | prio);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/error.h"
 #include "core/simulator.h"
 #include "net/net_counters.h"
 #include "net/packet.h"
@@ -33,12 +34,14 @@ class alignas(64) Port {
  public:
   using KickFn = void (*)(void* owner, std::uint16_t port);
 
-  // Field order matters for speed. Ports are cache-line aligned, and what a packet's hop reads is in the
-  // first two lines of its egress port: line 1 what the busy test, an enqueue and a kick read; line 2 what a
-  // transmission reads besides. The queues follow (a hop touches the line of its priority's queue), then the
-  // wiring and colder state. An arrival does not read its ingress port at all: the delivery goes to the
-  // peer's owner and the packet carries the port's index (`peer_owner`, `peer_index`), which at scale saves
-  // a cache miss per hop (the port was last touched a link delay earlier).
+  // Field order matters for speed. Ports are cache-line aligned, and a packet that finds its egress port idle
+  // (most hops below saturation) reads and writes only the port's first line: the busy test, the
+  // transmission's clock and delay, and where the delivery goes. Line 2 holds what a queued packet's kick, a
+  // NIC's next work and INT read besides; the queues follow (a queued hop touches the line of its
+  // priority's queue), then the wiring and colder state. An arrival does not read its ingress port at all:
+  // the delivery goes to the peer's owner and the packet carries the port's index (`peer_owner`,
+  // `peer_index`), which at scale saves a cache miss per hop (the port was last touched a link delay
+  // earlier).
   // --- line 1
  private:
   TimePs busy_until_ = 0;
@@ -47,8 +50,20 @@ class alignas(64) Port {
  public:
   Bytes queued_bytes = 0;
   Simulator* sim = nullptr;
-  void* owner = nullptr;
-  KickFn kick = nullptr;  // owner: "this port can send again"
+  // Deliveries go to the peer's owner (its switch or NIC; for a node of another rank, the stand-in port that
+  // names the peer, see Network::peer_of) with its receive handler, both kept here: reading them from the
+  // peer would share a cache line with a port another thread may be writing.
+  void* peer_owner = nullptr;
+  EventFn deliver = nullptr;
+
+ private:
+  // Line 1's copies of the clock's picoseconds per byte (0: the rate does not divide, ask clock_) and of the
+  // link delay (kLongDelay: does not fit, read delay_ps_), written by set_link.
+  static constexpr std::uint32_t kLongDelay = ~std::uint32_t{0};
+  std::uint32_t ps_per_byte_ = 0;
+  std::uint32_t short_delay_ps_ = 0;
+
+ public:
   std::uint8_t paused_mask = 0;
 
  private:
@@ -57,31 +72,37 @@ class alignas(64) Port {
   std::uint8_t rr_next_ = 1;
 
  public:
-  std::uint16_t index = 0;
+  std::uint16_t peer_index = 0;  // the peer's index at its node: each packet sent carries it (`in_port`)
 
  private:
   bool hands_over_ = false;  // remote != null
+  // What a transmission does besides sending: ask the owner for its next work (owner_work_ set), add to
+  // tx_bytes (count_tx_bytes).
+  static constexpr std::uint8_t kAsksOwner = 1, kCountsTxBytes = 2;
+  std::uint8_t tx_extras_ = 0;
 
  public:
-  std::uint32_t node = 0;        // global node id of the owner
-  std::uint16_t peer_index = 0;  // the peer's index at its node: each packet sent carries it (`in_port`)
   // --- line 2
-  SerializationClock clock;
-  TimePs delay_ps = 0;
-  // Deliveries go to the peer's owner (its switch or NIC; for a node of another rank, the stand-in port that
-  // names the peer, see Network::peer_of) with its receive handler, both kept here: reading them from the
-  // peer would share a cache line with a port another thread may be writing.
-  void* peer_owner = nullptr;
-  EventFn deliver = nullptr;
-  Bytes tx_bytes = 0;  // cumulative bytes serialized (INT txBytes)
-  NetCounters* counters = nullptr;
+  void* owner = nullptr;
+  KickFn kick = nullptr;  // owner: "this port can send again"
+  std::uint16_t index = 0;
+  std::uint32_t node = 0;  // global node id of the owner
+
+ private:
+  SerializationClock clock_;
+  TimePs delay_ps_ = 0;
+  // Cumulative bytes serialized (INT's txBytes), kept only once something asked for it (count_tx_bytes):
+  // adding to it on every transmission would bring this line into every hop.
+  Bytes tx_bytes_ = 0;
   // A port schedules its end-of-transmission event only when something waits to be sent then: packets in its
   // queues, or work its owner reports (a NIC's active QPs). Most transmissions at moderate load leave nothing
   // behind; a later arrival asks for the event itself (kick_or_wait).
   // The owner's answer is 0 for no work, else the address of what its next send reads first (a NIC's next
   // QP): the event carries it as its argument, which the event queue prefetches with the event (the handler
   // ignores it), so the owner's send does not start with a miss.
-  std::uint64_t (*owner_work)(const void* owner) = nullptr;
+  std::uint64_t (*owner_work_)(const void* owner) = nullptr;
+
+ public:
   // --- line 3 on
   // The port's own per-priority queues: the default queue set (net/switch_architecture.h). Read-only outside
   // Port: pop through dequeue/pop_first_sendable. With a custom queue set they hold priority 0 only.
@@ -95,6 +116,34 @@ class alignas(64) Port {
   std::vector<HandedOverEvent>* remote = nullptr;  // set by hand_over_to
 
   // --- wiring (set once by the network builder) and colder state
+  NetCounters* counters = nullptr;  // the partition's (pauses; a transmission's hop is counted by the caller)
+  // The link: serialization rate and propagation delay.
+  void set_link(RateBps rate_bps, TimePs delay_ps) {
+    clock_ = SerializationClock(rate_bps);
+    delay_ps_ = delay_ps;
+    const TimePs ps_per_byte = clock_.ps_per_byte();
+    ps_per_byte_ = ps_per_byte <= kLongDelay ? static_cast<std::uint32_t>(ps_per_byte) : 0;
+    short_delay_ps_ = delay_ps < kLongDelay ? static_cast<std::uint32_t>(delay_ps) : kLongDelay;
+  }
+  const SerializationClock& clock() const { return clock_; }
+  TimePs delay_ps() const { return delay_ps_; }
+  // The owner's next work, asked after each transmission (see owner_work_); null: never asked.
+  void set_owner_work(std::uint64_t (*work)(const void* owner)) {
+    owner_work_ = work;
+    tx_extras_ = static_cast<std::uint8_t>(work ? tx_extras_ | kAsksOwner : tx_extras_ & ~kAsksOwner);
+  }
+  bool asks_owner_work() const { return owner_work_ != nullptr; }
+  std::uint64_t owner_work() const { return owner_work_ ? owner_work_(owner) : 0; }
+  // From now on, every transmission adds its bytes to tx_bytes(): switches do it for their ports when a
+  // mechanism's hook sees them (Switch::select_path).
+  void count_tx_bytes() { tx_extras_ |= kCountsTxBytes; }
+  // Bytes serialized since the start (INT's txBytes). Only where counted: asking elsewhere is a bug (the
+  // figure would be 0), so it stops the run.
+  Bytes tx_bytes() const {
+    LOSSLESS_CHECK(tx_extras_ & kCountsTxBytes,
+                   "tx_bytes of a port that does not count them (count_tx_bytes)");
+    return tx_bytes_;
+  }
   // A switch port's own queue set for data priorities, when its switch's architecture or a mechanism gives it
   // one (only the switch's extended packet path looks at it).
   EgressQueues* custom_queues = nullptr;
@@ -104,7 +153,7 @@ class alignas(64) Port {
   // net/deadlock.h).
   std::vector<PauseTransition>* pause_log = nullptr;
 
-  RateBps rate_bps() const { return clock.rate_bps(); }
+  RateBps rate_bps() const { return clock_.rate_bps(); }
   // Serializing a packet now. For a lazy port the transmission ends at busy_until_, at the order its
   // end-of-transmission event would have had, so same-time events see exactly what they saw with that event.
   bool busy() const {
@@ -183,7 +232,9 @@ class alignas(64) Port {
     const unsigned sendable = nonempty_mask_ & (ignore_pause ? 0xFFu : ~paused_mask & 0xFFu);
     return sendable ? pop_from(static_cast<std::uint8_t>(__builtin_ctz(sendable))) : nullptr;
   }
-  void transmit(Packet* p);
+  // Sends `p` now (the port is idle), counting the hop in `hops_into` (the caller's partition's counters,
+  // which the caller's cache holds: the port's own pointer to them is not in its first line).
+  void transmit(Packet* p, NetCounters& hops_into);
   // A PFC frame for `prio` arrived at this port (so it concerns what this port sends); `kind` says who sent
   // it (net/pause_kinds.h).
   void on_pfc(std::uint8_t prio, std::uint16_t quanta, std::uint8_t kind);

@@ -136,9 +136,10 @@ TEST(Port, ATransmissionTakesItsSerializationTimeAndArrivesAfterTheLinkDelay) {
   p->type = PacketType::kPfc;
   p->pfc_priority = 6;
   p->pfc_quanta = 10;
-  port.transmit(p);
+  port.count_tx_bytes();
+  port.transmit(p, s.net.partition(0).counters);
   EXPECT_TRUE(port.busy());
-  EXPECT_EQ(port.tx_bytes, 1250u);
+  EXPECT_EQ(port.tx_bytes(), 1250u);
   s.advance_to(100'000 - 1);
   EXPECT_TRUE(port.busy());
   s.advance_to(100'000);
@@ -147,6 +148,45 @@ TEST(Port, ATransmissionTakesItsSerializationTimeAndArrivesAfterTheLinkDelay) {
   EXPECT_FALSE(s.net.nic(1).port.paused(6));  // still on the wire
   s.sim().run(100'000 + kPsPerUs);
   EXPECT_TRUE(s.net.nic(1).port.paused(6));  // the NIC obeys the frame
+}
+
+// A port keeps copies of its link's clock and delay in its first line (Port::set_link); a rate that does not
+// divide 8e12 and a delay beyond 2^32 ps take the full values: the same times either way.
+TEST(Port, ARateThatDoesNotDivideAndALongDelayKeepTheirExactTimes) {
+  constexpr TimePs kDelay = 5'000'000'000;  // 5 ms: more than a 32-bit count of picoseconds
+  Network net(make_star(2, LinkSpec{3'000'000'000, kDelay}), SwitchConfig{}, NicConfig{}, 1);
+  Port& port = net.switch_at(0).ports[1];
+  EXPECT_EQ(port.delay_ps(), kDelay);
+  EXPECT_EQ(port.clock().ps_per_byte(), 0u);
+  Packet* p = net.partition(0).pool.get();
+  p->priority = kControlPriority;
+  p->wire_bytes = 1250;
+  p->type = PacketType::kPfc;
+  p->pfc_priority = 6;
+  p->pfc_quanta = 10;
+  const std::uint64_t hops = net.partition(0).counters.packet_hops;
+  port.transmit(p, net.partition(0).counters);
+  EXPECT_EQ(net.partition(0).counters.packet_hops, hops + 1);
+  const TimePs ser = tx_time_ps(1250, 3'000'000'000);  // 3,333,334 ps, rounded up
+  EXPECT_EQ(ser, 3'333'334u);
+  net.sim().run(ser - 1);
+  EXPECT_TRUE(port.busy());
+  net.sim().run(ser + kDelay - 1);
+  EXPECT_FALSE(net.nic(1).port.paused(6));  // still on the wire
+  net.sim().run(ser + kDelay);
+  EXPECT_TRUE(net.nic(1).port.paused(6));
+}
+
+// tx_bytes is kept where something reads it (a switch with a mechanism, count_tx_bytes); reading it elsewhere
+// is a bug, caught rather than answered with 0.
+TEST(Port, BytesSentAreCountedOnlyWhereAsked) {
+  Star s;
+  Port& port = s.net.switch_at(0).ports[1];
+  EXPECT_THROW((void)port.tx_bytes(), InternalError);
+  Packet* p = s.packet(1, 1000);
+  port.transmit(p, s.counters());
+  port.count_tx_bytes();
+  EXPECT_EQ(port.tx_bytes(), 0u);  // counted from when it was asked
 }
 
 // --- Switch
@@ -309,18 +349,18 @@ TEST(RdmaNic, AQpCarriesItsFlowsPacketHeader) {
 TEST(RdmaNic, ItsPortNamesTheQpItTriesNextOrNoWork) {
   OneFlow s(10'000);
   RdmaNic& nic = s.net.nic(0);
-  ASSERT_NE(nic.port.owner_work, nullptr);
-  EXPECT_EQ(nic.port.owner_work(&nic), 0u);  // not started
+  ASSERT_TRUE(nic.port.asks_owner_work());
+  EXPECT_EQ(nic.port.owner_work(), 0u);  // not started
   s.sim().run(1);
   ASSERT_TRUE(s.qp().active);
-  EXPECT_EQ(nic.port.owner_work(&nic), reinterpret_cast<std::uint64_t>(&s.qp()));
+  EXPECT_EQ(nic.port.owner_work(), reinterpret_cast<std::uint64_t>(&s.qp()));
   s.sim().run(kTimeNever - 1);
   ASSERT_TRUE(s.qp().finished);
-  EXPECT_EQ(nic.port.owner_work(&nic), 0u);
+  EXPECT_EQ(nic.port.owner_work(), 0u);
 }
 
 // Arrivals' second-stage prefetch is registered only where a partition's ports outgrow four L2 caches
-// (Network::deep_prefetch): fattree k = 24 on one partition (20,736 ports, 11.4 MiB), not on two, not k = 16.
+// (Network::deep_prefetch): fattree k = 24 on one partition (20,736 ports, 12.7 MiB), not on two, not k = 16.
 TEST(Network, DeepPrefetchOnlyWhereThePortsOutgrowTheCaches) {
   const LinkSpec fabric{400'000'000'000, kPsPerUs};
   EXPECT_TRUE(Network(make_fat_tree_k(24, kLink, fabric), SwitchConfig{}, NicConfig{}, 1, 1).deep_prefetch());

@@ -25,7 +25,7 @@ void Switch::configure() {
   std::vector<SharedBufferMmu::PortSetup> setup;
   for (auto& p : ports) {
     Bytes headroom = cfg.headroom_bytes;
-    if (headroom == 0) headroom = auto_headroom_bytes(p.rate_bps(), p.delay_ps, net_.nic_config());
+    if (headroom == 0) headroom = auto_headroom_bytes(p.rate_bps(), p.delay_ps(), net_.nic_config());
     // As in the HPCC simulator: alpha doubles for each doubling of port speed above the host NIC speed.
     double alpha = cfg.alpha;
     for (RateBps r = p.rate_bps(); r > nic_rate && alpha < 1.0; r /= 2) alpha *= 2;
@@ -91,6 +91,8 @@ void Switch::add_hooks(SwitchMechanism* m) {
   if (h & SwitchMechanism::kOnDequeue) on_dequeue_.push_back(m);
   if (h & SwitchMechanism::kOnPauseChange) on_pause_.push_back(m);
   if (h & SwitchMechanism::kOnPacket) on_packet_.push_back(m);
+  // A mechanism sees the switch's ports (INT stamps their bytes sent): they keep count from now on.
+  for (auto& p : ports) p.count_tx_bytes();
   select_path();
 }
 

@@ -174,7 +174,7 @@ struct SwitchPath {
     // Added, not tested: whether a packet is data or an ACK follows no pattern, and a branch here
     // mispredicts.
     sw.partition_.counters.control_packets += p->type != PacketType::kData;
-    out.transmit(p);
+    out.transmit(p, sw.partition_.counters);
   }
 
   static void release(Switch& sw, const Packet& p, std::uint16_t out) {

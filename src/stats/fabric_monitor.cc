@@ -146,7 +146,7 @@ void FabricMonitor::finish() {
     const Port& p = *ports_[i];
     os << (i ? ",\n  " : "\n  ") << "[" << p.node << ", " << p.index << ", "
        << net_.peer_node(p.node, p.index) << ", " << p.peer_index << ", " << p.rate_bps() << ", "
-       << static_cast<double>(p.delay_ps) / kPsPerNs << "]";
+       << static_cast<double>(p.delay_ps()) / kPsPerNs << "]";
   }
   os << "],\n \"flows\": [";
   for (std::uint32_t id = 0; id < net_.flows().size(); ++id) {

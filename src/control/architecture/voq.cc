@@ -159,7 +159,7 @@ struct VoqArchitecture {
         continue;
       }
       Bytes headroom = cfg.headroom_bytes;
-      if (headroom == 0) headroom = auto_headroom_bytes(port.rate_bps(), port.delay_ps, net.nic_config());
+      if (headroom == 0) headroom = auto_headroom_bytes(port.rate_bps(), port.delay_ps(), net.nic_config());
       if (headroom + max_packet > p.queue_size)
         throw ConfigError("", "switch.voq.queue_size",
                           format_size(p.queue_size) + " leaves no room below the PFC headroom of " +

@@ -77,7 +77,7 @@ bool BfcQueues::enqueue(Packet* p, std::uint16_t in_port) {
   // Th = th_factor x C x hop RTT / N_active, in bits.
   const BfcParams& prm = bfc_.params();
   const int active = std::max(1, std::popcount(nonempty_ & ~paused_));
-  const TimePs rtt = prm.hop_rtt == kTimeNever ? 2 * bfc_.sw().ports[in_port].delay_ps : prm.hop_rtt;
+  const TimePs rtt = prm.hop_rtt == kTimeNever ? 2 * bfc_.sw().ports[in_port].delay_ps() : prm.hop_rtt;
   const double th_bits = prm.th_factor * static_cast<double>(port_.rate_bps()) * static_cast<double>(rtt) /
                          static_cast<double>(kPsPerSec) / active;
   if (static_cast<double>(q.bytes()) * 8 > th_bits) {

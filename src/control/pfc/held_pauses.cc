@@ -28,7 +28,7 @@ void HeldPauses::send(std::uint16_t port, std::uint8_t prio, std::uint16_t quant
   Port& p = sw_.ports[port];
   if (quanta > 0) {
     // Refresh before the peer's timer runs out, for as long as someone holds the pause.
-    TimePs duration = p.clock.tx_time(std::uint64_t{quanta} * 64);
+    TimePs duration = p.clock().tx_time(std::uint64_t{quanta} * 64);
     std::uint64_t arg = (std::uint64_t{s.gen} << 24) | (std::uint64_t{port} << 3) | prio;
     sw_.sim().after(duration / 2, &HeldPauses::refresh_event, this, arg);
   }

@@ -68,7 +68,7 @@ void TcdSwitch::start() {
                             ? p_.threshold
                             : static_cast<Bytes>(per_rate_value(cfg.kmin_bytes, port.rate_bps(), true));
     if (p_.max_ton == kTimeNever) {
-      s.max_ton_ps = auto_max_ton_ps(port.delay_ps, port.rate_bps(), nic.pfc_bytes,
+      s.max_ton_ps = auto_max_ton_ps(port.delay_ps(), port.rate_bps(), nic.pfc_bytes,
                                      nic.mtu_bytes + nic.data_header_bytes, hysteresis, p_.max_ton_factor);
     } else {
       s.max_ton_ps = p_.max_ton;
