@@ -131,7 +131,6 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
       if (topo_.is_host(n)) {
         p.owner = nics_[n].get();
         p.kick = &RdmaNic::kick;
-        p.set_owner_work(&RdmaNic::next_work);
       } else {
         p.owner = switches_[n - topo_.hosts].get();
       }

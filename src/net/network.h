@@ -103,7 +103,7 @@ class Network {
   // The shortest propagation delay of any link: how far apart the partitions' windows are (net/fabric_run.h).
   TimePs lookahead_ps() const { return lookahead_ps_; }
   // Whether switches and NICs register their arrivals' second-stage prefetch (Simulator::add_prefetcher):
-  // only when a partition's ports (640 bytes each) hold more than four times a core's L2 cache. Below that
+  // only when a partition's ports (576 bytes each) hold more than four times a core's L2 cache. Below that
   // most of what it fetches is in the cache already and the test per event, whose outcome the branch
   // predictor cannot guess, costs more than it saves. Measured on one thread, alternated A/B: fattree k = 16
   // (3.4 MiB of ports) +5 % wall with it, k = 24 (11.4 MiB) -2 to -11 %, k = 32 (27 MiB) -8 to -12 %; fat320

@@ -13,7 +13,7 @@ Packet* Port::dequeue() {
   return pop_from(q);
 }
 
-void Port::transmit(Packet* p, NetCounters& hops_into) {
+void Port::transmit(Packet* p, NetCounters& hops_into, std::uint64_t owner_work) {
   const TimePs now = sim->now();
   const TimePs ser = ps_per_byte_ ? p->wire_bytes * ps_per_byte_ : clock_.tx_time(p->wire_bytes);
   const TimePs delay = short_delay_ps_ != kLongDelay ? short_delay_ps_ : delay_ps_;
@@ -30,15 +30,11 @@ void Port::transmit(Packet* p, NetCounters& hops_into) {
     sim->at_reserved(now + ser + delay, deliver_order, deliver, peer_owner, packet);
   busy_until_ = now + ser;
   tx_done_order_ = done_order;
-  std::uint64_t work = 0;
-  if (tx_extras_) {
-    if (tx_extras_ & kCountsTxBytes) tx_bytes_ += p->wire_bytes;
-    if (tx_extras_ & kAsksOwner) work = owner_work_(owner);
-  }
-  tx_done_pending_ = queued_bytes > 0 || work != 0;
+  if (counts_tx_bytes_) tx_bytes_ += p->wire_bytes;
+  tx_done_pending_ = queued_bytes > 0 || owner_work != 0;
   // From the locals, not the two members just stored: gcc read those back as one 16-byte load, which the
   // store buffer cannot forward from two 8-byte stores.
-  if (tx_done_pending_) sim->at_reserved(now + ser, done_order, &Port::tx_done_event, this, work);
+  if (tx_done_pending_) sim->at_reserved(now + ser, done_order, &Port::tx_done_event, this, owner_work);
 }
 
 void Port::tx_done_event(void* target, std::uint64_t) {

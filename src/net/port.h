@@ -75,11 +75,8 @@ class alignas(64) Port {
   std::uint16_t peer_index = 0;  // the peer's index at its node: each packet sent carries it (`in_port`)
 
  private:
-  bool hands_over_ = false;  // remote != null
-  // What a transmission does besides sending: ask the owner for its next work (owner_work_ set), add to
-  // tx_bytes (count_tx_bytes).
-  static constexpr std::uint8_t kAsksOwner = 1, kCountsTxBytes = 2;
-  std::uint8_t tx_extras_ = 0;
+  bool hands_over_ = false;       // remote != null
+  bool counts_tx_bytes_ = false;  // count_tx_bytes
 
  public:
   // --- line 2
@@ -94,15 +91,10 @@ class alignas(64) Port {
   // Cumulative bytes serialized (INT's txBytes), kept only once something asked for it (count_tx_bytes):
   // adding to it on every transmission would bring this line into every hop.
   Bytes tx_bytes_ = 0;
-  // A port schedules its end-of-transmission event only when something waits to be sent then: packets in its
-  // queues, or work its owner reports (a NIC's active QPs). Most transmissions at moderate load leave nothing
-  // behind; a later arrival asks for the event itself (kick_or_wait).
-  // The owner's answer is 0 for no work, else the address of what its next send reads first (a NIC's next
-  // QP): the event carries it as its argument, which the event queue prefetches with the event (the handler
-  // ignores it), so the owner's send does not start with a miss.
-  std::uint64_t (*owner_work_)(const void* owner) = nullptr;
 
  public:
+  NetCounters* counters = nullptr;  // the partition's (pauses; a transmission's hop is counted by the caller)
+
   // --- line 3 on
   // The port's own per-priority queues: the default queue set (net/switch_architecture.h). Read-only outside
   // Port: pop through dequeue/pop_first_sendable. With a custom queue set they hold priority 0 only.
@@ -116,7 +108,6 @@ class alignas(64) Port {
   std::vector<HandedOverEvent>* remote = nullptr;  // set by hand_over_to
 
   // --- wiring (set once by the network builder) and colder state
-  NetCounters* counters = nullptr;  // the partition's (pauses; a transmission's hop is counted by the caller)
   // The link: serialization rate and propagation delay.
   void set_link(RateBps rate_bps, TimePs delay_ps) {
     clock_ = SerializationClock(rate_bps);
@@ -127,21 +118,13 @@ class alignas(64) Port {
   }
   const SerializationClock& clock() const { return clock_; }
   TimePs delay_ps() const { return delay_ps_; }
-  // The owner's next work, asked after each transmission (see owner_work_); null: never asked.
-  void set_owner_work(std::uint64_t (*work)(const void* owner)) {
-    owner_work_ = work;
-    tx_extras_ = static_cast<std::uint8_t>(work ? tx_extras_ | kAsksOwner : tx_extras_ & ~kAsksOwner);
-  }
-  bool asks_owner_work() const { return owner_work_ != nullptr; }
-  std::uint64_t owner_work() const { return owner_work_ ? owner_work_(owner) : 0; }
   // From now on, every transmission adds its bytes to tx_bytes(): switches do it for their ports when a
   // mechanism's hook sees them (Switch::select_path).
-  void count_tx_bytes() { tx_extras_ |= kCountsTxBytes; }
+  void count_tx_bytes() { counts_tx_bytes_ = true; }
   // Bytes serialized since the start (INT's txBytes). Only where counted: asking elsewhere is a bug (the
   // figure would be 0), so it stops the run.
   Bytes tx_bytes() const {
-    LOSSLESS_CHECK(tx_extras_ & kCountsTxBytes,
-                   "tx_bytes of a port that does not count them (count_tx_bytes)");
+    LOSSLESS_CHECK(counts_tx_bytes_, "tx_bytes of a port that does not count them (count_tx_bytes)");
     return tx_bytes_;
   }
   // A switch port's own queue set for data priorities, when its switch's architecture or a mechanism gives it
@@ -234,7 +217,12 @@ class alignas(64) Port {
   }
   // Sends `p` now (the port is idle), counting the hop in `hops_into` (the caller's partition's counters,
   // which the caller's cache holds: the port's own pointer to them is not in its first line).
-  void transmit(Packet* p, NetCounters& hops_into);
+  // The end-of-transmission event is scheduled only when something waits to be sent then: packets in the
+  // queues, or `owner_work`, what the owner will send next (a NIC's next QP; 0: nothing). Most transmissions
+  // at moderate load leave nothing behind; a later arrival asks for the event itself (kick_or_wait). The
+  // event carries owner_work as its argument, which the event queue prefetches with the event (the handler
+  // ignores it), so the owner's send does not start with a miss.
+  void transmit(Packet* p, NetCounters& hops_into, std::uint64_t owner_work = 0);
   // A PFC frame for `prio` arrived at this port (so it concerns what this port sends); `kind` says who sent
   // it (net/pause_kinds.h).
   void on_pfc(std::uint8_t prio, std::uint16_t quanta, std::uint8_t kind);

@@ -120,7 +120,7 @@ inline void RdmaNic::send_data(SenderQp& qp, TimePs now) {
   qp.cc->on_sent(*p);
   if (control_) control_->on_sent(qp, *p);
   ++partition_.counters.data_packets;
-  port.transmit(p, partition_.counters);
+  port.transmit(p, partition_.counters, next_work(this));
 }
 
 void RdmaNic::try_send() {
@@ -129,7 +129,7 @@ void RdmaNic::try_send() {
   // ACK/NACK/CNP first, whatever priority they travel at (ACKs at data priority obey its pauses unless
   // nic.ack_priority is data_unpaused).
   if (Packet* p = port.pop_first_sendable(net_.nic_config().ack_unpaused_at_nic)) {
-    port.transmit(p, partition_.counters);
+    port.transmit(p, partition_.counters, next_work(this));
     ++partition_.counters.control_packets;
     return;
   }

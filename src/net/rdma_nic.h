@@ -82,8 +82,8 @@ class RdmaNic {
   // arrive_event's second-stage prefetch (Simulator::add_prefetcher): the flow state the packet will update.
   static void prefetch_arrival(const void* nic, std::uint64_t packet);
   static void kick(void* owner, std::uint16_t port);
-  // QPs that may send: the port must look again when its current transmission ends (Port::owner_work). The
-  // answer is the QP the round-robin tries first then, 0 when there is none.
+  // QPs that may send: the port must look again when its current transmission ends (Port::transmit's
+  // owner_work). The answer is the QP the round-robin tries first then, 0 when there is none.
   static std::uint64_t next_work(const void* owner) {
     const RdmaNic& nic = *static_cast<const RdmaNic*>(owner);
     const std::size_t n = nic.active_.size();

@@ -345,22 +345,21 @@ TEST(RdmaNic, AQpCarriesItsFlowsPacketHeader) {
 }
 
 // The end of a NIC port's transmission is scheduled only while the NIC has QPs to send from, and carries the
-// one its round-robin tries first (prefetched with the event): the port asks the NIC through owner_work.
+// one its round-robin tries first (prefetched with the event): the NIC hands it to Port::transmit.
 TEST(RdmaNic, ItsPortNamesTheQpItTriesNextOrNoWork) {
   OneFlow s(10'000);
   RdmaNic& nic = s.net.nic(0);
-  ASSERT_TRUE(nic.port.asks_owner_work());
-  EXPECT_EQ(nic.port.owner_work(), 0u);  // not started
+  EXPECT_EQ(RdmaNic::next_work(&nic), 0u);  // not started
   s.sim().run(1);
   ASSERT_TRUE(s.qp().active);
-  EXPECT_EQ(nic.port.owner_work(), reinterpret_cast<std::uint64_t>(&s.qp()));
+  EXPECT_EQ(RdmaNic::next_work(&nic), reinterpret_cast<std::uint64_t>(&s.qp()));
   s.sim().run(kTimeNever - 1);
   ASSERT_TRUE(s.qp().finished);
-  EXPECT_EQ(nic.port.owner_work(), 0u);
+  EXPECT_EQ(RdmaNic::next_work(&nic), 0u);
 }
 
 // Arrivals' second-stage prefetch is registered only where a partition's ports outgrow four L2 caches
-// (Network::deep_prefetch): fattree k = 24 on one partition (20,736 ports, 12.7 MiB), not on two, not k = 16.
+// (Network::deep_prefetch): fattree k = 24 on one partition (20,736 ports, 11.4 MiB), not on two, not k = 16.
 TEST(Network, DeepPrefetchOnlyWhereThePortsOutgrowTheCaches) {
   const LinkSpec fabric{400'000'000'000, kPsPerUs};
   EXPECT_TRUE(Network(make_fat_tree_k(24, kLink, fabric), SwitchConfig{}, NicConfig{}, 1, 1).deep_prefetch());
