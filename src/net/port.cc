@@ -37,6 +37,11 @@ void Port::transmit(Packet* p, NetCounters& hops_into, std::uint64_t owner_work)
   if (tx_done_pending_) sim->at_reserved(now + ser, done_order, &Port::tx_done_event, this, owner_work);
 }
 
+void Port::tx_bytes_not_counted() {
+  LOSSLESS_CHECK(false, "tx_bytes of a port that does not count them (count_tx_bytes)");
+  __builtin_unreachable();
+}
+
 void Port::tx_done_event(void* target, std::uint64_t) {
   auto* port = static_cast<Port*>(target);
   port->tx_done_pending_ = false;

@@ -144,7 +144,7 @@ struct SwitchPath {
 
   // Sends `p`, just taken from `out`'s queues (kDirect: it bypassed them, and they hold nothing).
   template <bool kDirect>
-  static void send_packet(Switch& sw, Port& out, Packet* p) {
+  [[gnu::always_inline]] static void send_packet(Switch& sw, Port& out, Packet* p) {
     const std::uint8_t prio = p->priority;
     if (prio != kControlPriority) {
       Buffer& buf = buffer(sw);
