@@ -36,8 +36,8 @@ class alignas(64) Port {
 
   // Field order matters for speed. Ports are cache-line aligned, and a packet that finds its egress port idle
   // (most hops below saturation) reads and writes only the port's first line: the busy test, the
-  // transmission's clock and delay, and where the delivery goes. Line 2 holds what a queued packet's kick, a
-  // NIC's next work and INT read besides; the queues follow (a queued hop touches the line of its
+  // transmission's clock and delay, and where the delivery goes. Line 2 holds what a queued packet's kick and
+  // INT stamping read besides; the queues follow (a queued hop touches the line of its
   // priority's queue), then the wiring and colder state. An arrival does not read its ingress port at all:
   // the delivery goes to the peer's owner and the packet carries the port's index (`peer_owner`,
   // `peer_index`), which at scale saves a cache miss per hop (the port was last touched a link delay
