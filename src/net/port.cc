@@ -1,5 +1,7 @@
 #include "net/port.h"
 
+#include "core/error.h"
+
 namespace lossless {
 
 Packet* Port::dequeue() {

@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/error.h"
 #include "core/simulator.h"
 #include "net/net_counters.h"
 #include "net/packet.h"
@@ -57,9 +56,10 @@ class alignas(64) Port {
   EventFn deliver = nullptr;
 
  private:
-  // Line 1's copies of the clock's picoseconds per byte (0: the rate does not divide, ask clock_) and of the
-  // link delay (kLongDelay: does not fit, read delay_ps_), written by set_link.
-  static constexpr std::uint32_t kLongDelay = ~std::uint32_t{0};
+  // Line 1's copies of the clock's picoseconds per byte (0: the rate does not divide or the figure does not
+  // fit, ask clock_) and of the link delay (kLongDelay: does not fit, read delay_ps_), written by set_link.
+  static constexpr std::uint32_t kMaxCopy = ~std::uint32_t{0};
+  static constexpr std::uint32_t kLongDelay = kMaxCopy;
   std::uint32_t ps_per_byte_ = 0;
   std::uint32_t short_delay_ps_ = 0;
 
@@ -113,13 +113,13 @@ class alignas(64) Port {
     clock_ = SerializationClock(rate_bps);
     delay_ps_ = delay_ps;
     const TimePs ps_per_byte = clock_.ps_per_byte();
-    ps_per_byte_ = ps_per_byte <= kLongDelay ? static_cast<std::uint32_t>(ps_per_byte) : 0;
+    ps_per_byte_ = ps_per_byte <= kMaxCopy ? static_cast<std::uint32_t>(ps_per_byte) : 0;
     short_delay_ps_ = delay_ps < kLongDelay ? static_cast<std::uint32_t>(delay_ps) : kLongDelay;
   }
   const SerializationClock& clock() const { return clock_; }
   TimePs delay_ps() const { return delay_ps_; }
-  // From now on, every transmission adds its bytes to tx_bytes(): switches do it for their ports when a
-  // mechanism's hook sees them (Switch::select_path).
+  // From now on, every transmission adds its bytes to tx_bytes(): a switch does it for its ports when a
+  // mechanism is added (Switch::add_hooks).
   void count_tx_bytes() { counts_tx_bytes_ = true; }
   // Bytes serialized since the start (INT's txBytes). Only where counted: asking elsewhere is a bug (the
   // figure would be 0), so it stops the run.
