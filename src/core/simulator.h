@@ -39,6 +39,12 @@ class Simulator {
   void at_reserved(TimePs time, std::uint64_t order, EventFn fn, void* target, std::uint64_t arg = 0) {
     queue_.push_ordered(time, order, fn, target, arg);
   }
+  // An event due soon at a time no lane serves (a pacing wake-up): the near-event ring first
+  // (EventQueue::push_soon); one due later goes where at() would put it.
+  void at_soon(TimePs time, EventFn fn, void* target, std::uint64_t arg = 0,
+               EventPhase phase = EventPhase::kNormal) {
+    queue_.push_soon(time, reserve_order(phase), fn, target, arg);
+  }
   // The same for an event due soon at a time no lane serves (EventQueue::push_soon).
   void at_reserved_soon(TimePs time, std::uint64_t order, EventFn fn, void* target, std::uint64_t arg = 0) {
     queue_.push_soon(time, order, fn, target, arg);

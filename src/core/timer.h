@@ -23,7 +23,9 @@ class Timer {
     ++gen_;
     armed_ = true;
     due_ = at;
-    sim.at(at, &Timer::fire, this, gen_, phase);
+    // Its offset from now is seldom one a lane serves (a NIC's pacing wake-up falls where the QP's rate puts
+    // it), so one due soon goes straight to the near-event ring.
+    sim.at_soon(at, &Timer::fire, this, gen_, phase);
   }
   void arm_after(Simulator& sim, TimePs delay, EventPhase phase = EventPhase::kNormal) {
     arm_at(sim, sim.now() + delay, phase);
