@@ -192,17 +192,17 @@ struct SwitchPath {
 
  public:
   // What a policy's registration hands to its factory.
-  // Before an arrival runs (Simulator::add_prefetcher): the egress port the packet's route names (both lines
-  // a transmission touches) and the packet's ingress account in the shared buffer. Found through the port
-  // and the packet, which the event queue prefetched earlier; without this they are two misses one after
-  // the other once the arrival runs (measured: fattree k = 24 -5 to -9 % wall, docs/performance.md).
+  // Before an arrival runs (Simulator::add_prefetcher): the first line of the egress port the packet's route
+  // names (all that a packet finding the port idle reads; the second is read when a transmission ends, not
+  // at the arrival) and the packet's ingress account in the shared buffer. Found through the port and the
+  // packet, which the event queue prefetched earlier; without this they are two misses one after the other
+  // once the arrival runs (measured: fattree k = 24 -5 to -9 % wall, docs/performance.md).
   static void prefetch_arrival(const void* target, std::uint64_t packet) {
     const Switch& sw = *static_cast<const Switch*>(target);
     const auto* p = reinterpret_cast<const Packet*>(packet);
     if (is_link_local(p->type) || !p->route) return;
     const auto* egress = reinterpret_cast<const char*>(&sw.ports[p->route[p->route_hop]]);
     __builtin_prefetch(egress);
-    __builtin_prefetch(egress + 64);
     if constexpr (std::is_same_v<Buffer, SharedBufferMmu>) sw.mmu.prefetch_account(p->in_port, p->priority);
   }
   static SwitchPathFns fns() {
