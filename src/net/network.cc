@@ -429,6 +429,10 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
       rx.control = receivers_.back().get();
     }
   }
+  // Packets carry a route as a 32-bit offset into route_ports_ (kNoRoute being none).
+  LOSSLESS_CHECK(route_ports_.size() < kNoRoute, "the flows' routes exceed 2^32 - 1 switch hops");
+  for (auto& sw : switches_)
+    if (sw) sw->flow_routes = route_ports_.data();
   for (std::uint32_t h : local_hosts_)
     if (NicControl* c = nics_[h]->control()) {
       Simulator& sim = sim_of(h);

@@ -185,17 +185,18 @@ class Network {
   const std::uint16_t* reverse_route(std::uint32_t id) const {
     return routes_per_flow_ ? &route_ports_[rev_route_[id]] : nullptr;
   }
+  // The same as offsets into route_ports() (what a packet carries, Packet::route_offset), kNoRoute when
+  // packets are routed per packet.
+  std::uint32_t forward_route_offset(std::uint32_t id) const {
+    return routes_per_flow_ ? fwd_route_[id] : kNoRoute;
+  }
+  std::uint32_t reverse_route_offset(std::uint32_t id) const {
+    return routes_per_flow_ ? rev_route_[id] : kNoRoute;
+  }
+  // Every flow's routes, one after another (the same on every rank).
+  const std::uint16_t* route_ports() const { return route_ports_.data(); }
+  std::size_t route_port_count() const { return route_ports_.size(); }
   TimePs ideal_fct_ps(const Flow& f) const;
-  // A route (forward_route, reverse_route) as an offset valid on every rank, and back.
-  std::uint64_t route_offset(const std::uint16_t* route) const {
-    LOSSLESS_CHECK(route >= route_ports_.data() && route <= route_ports_.data() + route_ports_.size(),
-                   "a packet's route is not one of the flows' routes");
-    return static_cast<std::uint64_t>(route - route_ports_.data());
-  }
-  const std::uint16_t* route_at(std::uint64_t offset) const {
-    LOSSLESS_CHECK(offset <= route_ports_.size(), "a route offset beyond the flows' routes");
-    return route_ports_.data() + offset;
-  }
   TimePs max_base_rtt_ps() const { return max_base_rtt_ps_; }
   Bytes max_bdp_bytes() const { return max_bdp_bytes_; }
 

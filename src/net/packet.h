@@ -23,16 +23,26 @@ inline bool is_link_local(PacketType t) { return t >= PacketType::kPfc; }
 constexpr int kPriorities = 8;
 constexpr int kControlPriority = 0;  // never paused, bypasses MMU limits
 
-// Field order matters for speed: everything a switch touches per hop sits in the first 64-byte line.
+// A packet routed by the switches' tables (net/routing_table.h), not along a flow's route.
+constexpr std::uint32_t kNoRoute = ~std::uint32_t{0};
+
+// Field order matters for speed: every header field is in the first 64-byte line, so that a hop, and a
+// packet's whole life at the NICs (made, sent, turned into its ACK, taken by the sender), touches that line
+// only; the schemes' fields follow.
 struct alignas(64) Packet {
-  // --- line 1: per-hop fields
   Packet* next = nullptr;  // intrusive FIFO link (queue or link)
-  const std::uint16_t* route =
-      nullptr;            // egress port per switch hop (per-flow ECMP path); null = route by table
+  std::uint64_t seq = 0;   // data: byte offset; ack/nack: next expected byte
+  TimePs sent_ps = 0;      // data: when the sender put it on the wire; ack: echo
+  // The flow's route (egress port per switch hop, per-flow ECMP path) as an offset into the network's flow
+  // routes (Network::route_ports; an offset, not a pointer: valid on every rank), or kNoRoute: route by
+  // table.
+  std::uint32_t route_offset = kNoRoute;
   std::uint32_t dst = 0;  // host index of the receiver
   std::uint32_t ecmp_hash = 0;
   std::uint32_t wire_bytes = 0;
   std::uint32_t flow_id = 0;
+  std::uint32_t payload_bytes = 0;
+  std::uint32_t src = 0;  // host index of the sender of this packet
   PacketType type = PacketType::kData;
   std::uint8_t priority = 0;
   bool ecn_capable = true;
@@ -43,17 +53,10 @@ struct alignas(64) Packet {
   std::uint8_t pfc_priority = 0;
   std::uint8_t route_hop = 0;
   std::uint16_t pfc_quanta = 0;  // 0 = resume
-  std::uint8_t pad0_ = 0;
-  std::uint8_t pad2_ = 0;
-  std::uint32_t payload_bytes = 0;
-  std::uint32_t src = 0;  // host index of the sender of this packet
-  std::uint16_t pad1_ = 0;
   // Data: the sender asks for an ACK of this packet at once (the AckReq bit of the InfiniBand BTH), set when
   // its window is full after it, so that ACK coalescing (nic.ack_interval > 1) cannot leave it waiting.
   std::uint8_t ack_req = 0;
-  // --- end-host fields
-  std::uint64_t seq = 0;  // data: byte offset; ack/nack: next expected byte
-  TimePs sent_ps = 0;     // data: when the sender put it on the wire; ack: echo
+  std::uint8_t pad0_ = 0;
 
   // --- the schemes' fields: the bytes from here to the end of the packet hold the packet slots of the run's
   // schemes (net/packet_slot.h), each at the offset the run's layout gave it (net/packet_layout.h). A scheme
@@ -61,7 +64,7 @@ struct alignas(64) Packet {
   // packet it makes or sends (it starts the struct's lifetime; no bytes are cleared), ext(slot) after. The
   // bytes are not cleared between uses: whoever creates a packet writes the fields that will be read; an ACK
   // is the data packet turned around and keeps the data packet's slots; a NACK or CNP starts with none.
-  static constexpr std::size_t kExtOffset = 72;
+  static constexpr std::size_t kExtOffset = 64;
   static constexpr std::size_t kExtBytes = 256 - kExtOffset;
   template <class T>
   T& ext(const Slot<T>& s) {
@@ -91,6 +94,7 @@ struct alignas(64) Packet {
   // its ACK carries the schemes' fields (HPCC's INT records) on.
   void reset_header() {
     std::memset(static_cast<void*>(this), 0, kExtOffset);
+    route_offset = kNoRoute;
     ecn_capable = true;
   }
 
@@ -136,11 +140,11 @@ struct alignas(64) Packet {
 static_assert(offsetof(Packet, ext_area) == Packet::kExtOffset &&
               sizeof(Packet) == (kSlotChecks ? 320 : 256));
 static_assert(Packet::kExtBytes == kPacketExtBytes);
-// The per-hop fields keep their offsets in the first cache line (pad0_, pad2_, pad1_: free; a pause frame's
-// kind is the pause policies' packet slot, net/pause_kinds.h).
-static_assert(offsetof(Packet, pfc_quanta) == 40 && offsetof(Packet, pad0_) == 42 &&
-              offsetof(Packet, payload_bytes) == 44 && offsetof(Packet, src) == 48 &&
-              offsetof(Packet, ack_req) == 54 && offsetof(Packet, seq) == 56);
+// Every header field is in the first cache line (pad0_: free; a pause frame's kind is the pause policies'
+// packet slot, net/pause_kinds.h).
+static_assert(offsetof(Packet, sent_ps) == 16 && offsetof(Packet, route_offset) == 24 &&
+              offsetof(Packet, type) == 52 && offsetof(Packet, ack_req) == 62 &&
+              offsetof(Packet, pad0_) == 63);
 
 // Free-list pool. Packets are never returned to the heap during a run, so steady state allocates nothing.
 // Chunks are carved from 2 MiB-aligned blocks the kernel is asked to back with huge pages (packet_pool.cc):

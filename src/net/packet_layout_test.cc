@@ -54,7 +54,7 @@ TEST(PacketLayout, SlotsSharingAKindGetDisjointBytesAndOthersMayOverlay) {
 TEST(PacketLayout, BigSlotsOnDisjointKindsFitWhereOnOneKindTheyDoNot) {
   PacketLayout l;
   l.add("a", kBigData);
-  l.add("b", kBigAck);  // 120 + 120 > 184, but never in one packet
+  l.add("b", kBigAck);  // 120 + 120 > 192, but never in one packet
   EXPECT_EQ(l.bind(kBigOnAck).offset(), 0u);
   PacketLayout full;
   full.add("big (cc.algorithm)", kBigData);
@@ -71,7 +71,7 @@ TEST(PacketLayout, BigSlotsOnDisjointKindsFitWhereOnOneKindTheyDoNot) {
     const std::string what = e.what();
     EXPECT_NE(what.find("clash (switch.mechanism)"), std::string::npos) << what;
     EXPECT_NE(what.find("big (cc.algorithm)"), std::string::npos) << what;
-    EXPECT_NE(what.find("184-byte"), std::string::npos) << what;
+    EXPECT_NE(what.find("192-byte"), std::string::npos) << what;
   }
 }
 

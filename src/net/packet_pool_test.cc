@@ -28,6 +28,7 @@ TEST(PacketPool, GrowsByWholeChunksOfDistinctResetPackets) {
     EXPECT_EQ(p->type, PacketType::kData);
     EXPECT_EQ(p->wire_bytes, 0u);
     EXPECT_TRUE(p->ecn_capable);
+    EXPECT_EQ(p->route_offset, kNoRoute);  // routed by table unless a route is given (0 is a route)
   }
 }
 
@@ -55,12 +56,16 @@ TEST(PacketPool, APacketHandedBackIsTheNextOneOutReset) {
   Packet* p = pool.get();
   p->wire_bytes = 1500;
   p->ecn_ce = true;
+  p->route_offset = 0;
+  p->sent_ps = 7;
   pool.put(p);
   EXPECT_EQ(pool.in_use(), 0u);
   Packet* again = pool.get();
   EXPECT_EQ(again, p);
   EXPECT_EQ(again->wire_bytes, 0u);
   EXPECT_FALSE(again->ecn_ce);
+  EXPECT_EQ(again->route_offset, kNoRoute);
+  EXPECT_EQ(again->sent_ps, 0u);
 }
 
 }  // namespace

@@ -29,7 +29,7 @@
 namespace lossless {
 
 // Bytes of a packet that hold the schemes' slots (Packet::kExtBytes).
-constexpr std::size_t kPacketExtBytes = 184;
+constexpr std::size_t kPacketExtBytes = 192;
 // Packet kinds one slot may name.
 constexpr std::size_t kMaxSlotKinds = 8;
 

@@ -26,15 +26,13 @@ struct RecordHead {
   std::uint32_t node;
   std::uint16_t port;
   std::uint16_t unused;
-  std::uint64_t route;  // offset into the flows' routes, kNoRoute for none
 };
-constexpr std::uint64_t kNoRoute = ~std::uint64_t{0};
-// A packet's bytes from just after its two pointers (the intrusive link, rewritten by whoever queues it, and
-// the route, sent as an offset) to its end: every field, the scheme's extension area included.
-constexpr std::size_t kPacketFrom = offsetof(Packet, route) + sizeof(Packet::route);
+// A packet's bytes from just after its one pointer (the intrusive link, rewritten by whoever queues it) to
+// its end: every field, the route (an offset, the same on every rank) and the schemes' extension area
+// included.
+constexpr std::size_t kPacketFrom = sizeof(Packet*);
 constexpr std::size_t kPacketBytes = sizeof(Packet) - kPacketFrom;
-static_assert(offsetof(Packet, next) == 0 && offsetof(Packet, route) == sizeof(Packet*),
-              "a packet's pointers come first: the rest travels as bytes");
+static_assert(offsetof(Packet, next) == 0, "a packet's pointer comes first: the rest travels as bytes");
 static_assert(std::is_trivially_destructible_v<Packet>);
 constexpr std::size_t kRecordBytes = sizeof(RecordHead) + kPacketBytes;
 
@@ -70,13 +68,7 @@ void RankExchange::pack(RankWindowState& mine) {
       for (const HandedOverEvent& h : box) {
         auto* p = reinterpret_cast<Packet*>(h.event.arg);
         const auto* to = static_cast<const Port*>(h.event.target);  // a stand-in naming the far port
-        const RecordHead head{h.event.time,
-                              h.event.order,
-                              h.offset_ps,
-                              to->node,
-                              to->index,
-                              0,
-                              p->route ? net_->route_offset(p->route) : kNoRoute};
+        const RecordHead head{h.event.time, h.event.order, h.offset_ps, to->node, to->index, 0};
         std::memcpy(m.data() + at, &head, sizeof head);
         std::memcpy(m.data() + at + sizeof head, reinterpret_cast<const unsigned char*>(p) + kPacketFrom,
                     kPacketBytes);
@@ -103,7 +95,8 @@ void RankExchange::unpack(const RankMessage& in) {
     Partition& partition = net_->partition_of(head.node);
     Packet* p = partition.pool.get();
     std::memcpy(reinterpret_cast<unsigned char*>(p) + kPacketFrom, rec + sizeof head, kPacketBytes);
-    p->route = head.route == kNoRoute ? nullptr : net_->route_at(head.route);
+    LOSSLESS_CHECK(p->route_offset == kNoRoute || p->route_offset < net_->route_port_count(),
+                   "a packet's route offset beyond the flows' routes");
     p->next = nullptr;
     p->in_port = head.port;
     partition.sim.at_handed_over(Event{head.time, head.order, net_->arrive_handler(head.node),

@@ -100,7 +100,7 @@ inline void RdmaNic::send_data(SenderQp& qp, TimePs now) {
   p->src = host_;  // the flow's source: a QP sends from its flow's source NIC
   p->dst = qp.dst;
   p->ecmp_hash = qp.ecmp_hash;
-  p->route = net_.route_at(qp.route_offset);
+  p->route_offset = qp.route_offset;
   p->seq = qp.snd_nxt;
   p->payload_bytes = static_cast<std::uint32_t>(std::min<Bytes>(cfg.mtu_bytes, qp.size() - qp.snd_nxt));
   p->wire_bytes = static_cast<std::uint32_t>(p->payload_bytes + cfg.data_header_bytes + cfg.data_extra_bytes);
@@ -166,7 +166,7 @@ Packet* RdmaNic::packet_for_flow(std::uint32_t flow_id, PacketType kind, std::ui
   p->flow_id = flow_id;
   p->dst = at_sender ? f.dst : f.src;
   p->ecmp_hash = at_sender ? net_.forward_hash(flow_id) : net_.reverse_hash(flow_id);
-  p->route = at_sender ? net_.forward_route(flow_id) : net_.reverse_route(flow_id);
+  p->route_offset = at_sender ? net_.forward_route_offset(flow_id) : net_.reverse_route_offset(flow_id);
   return p;
 }
 
@@ -210,7 +210,7 @@ void RdmaNic::write_reply(Packet* p, PacketType type, const ReplyTo& to) {
   p->src = to.dst;
   p->dst = to.src;
   p->ecmp_hash = net_.reverse_hash(to.flow_id);
-  p->route = net_.reverse_route(to.flow_id);
+  p->route_offset = net_.reverse_route_offset(to.flow_id);
   p->ecn_capable = false;
   p->wire_bytes = static_cast<std::uint32_t>(type == PacketType::kCnp ? cfg.cnp_bytes : cfg.ack_bytes);
   p->sent_ps = to.sent_ps;

@@ -36,6 +36,9 @@ class Switch {
   void configure();
 
   std::vector<Port> ports;
+  // The network's flow routes (Network::route_ports), where a packet's route_offset points; set with the
+  // flows (Network::install_flows).
+  const std::uint16_t* flow_routes = nullptr;
   // The shared buffer (architecture `shared`); see buffer() for the one in use.
   SharedBufferMmu mmu;
 
@@ -122,7 +125,7 @@ class Switch {
   // Chooses the compiled packet path (with hooks or without) and wires it to the ports.
   void select_path();
   std::uint16_t route(Packet& p) {
-    if (p.route) return p.route[p.route_hop++];
+    if (p.route_offset != kNoRoute) return flow_routes[p.route_offset + p.route_hop++];
     return route_by_table(p);
   }
   std::uint16_t route_by_table(const Packet& p);

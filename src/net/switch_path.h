@@ -200,8 +200,9 @@ struct SwitchPath {
   static void prefetch_arrival(const void* target, std::uint64_t packet) {
     const Switch& sw = *static_cast<const Switch*>(target);
     const auto* p = reinterpret_cast<const Packet*>(packet);
-    if (is_link_local(p->type) || !p->route) return;
-    const auto* egress = reinterpret_cast<const char*>(&sw.ports[p->route[p->route_hop]]);
+    if (is_link_local(p->type) || p->route_offset == kNoRoute) return;
+    const auto* egress =
+        reinterpret_cast<const char*>(&sw.ports[sw.flow_routes[p->route_offset + p->route_hop]]);
     __builtin_prefetch(egress);
     if constexpr (std::is_same_v<Buffer, SharedBufferMmu>) sw.mmu.prefetch_account(p->in_port, p->priority);
   }
