@@ -146,7 +146,7 @@ void RdmaNic::try_send() {
     for (std::size_t i = 0, idx = rr_next_ < n ? rr_next_ : 0; i < n; ++i, idx = idx + 1 < n ? idx + 1 : 0) {
       SenderQp& qp = *active_[idx];
       if (!may_send(qp, now, earliest)) continue;
-      rr_next_ = idx + 1 < n ? idx + 1 : 0;
+      rr_next_ = static_cast<std::uint32_t>(idx + 1 < n ? idx + 1 : 0);
       send_data(qp, now);
       return;
     }

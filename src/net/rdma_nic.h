@@ -121,14 +121,16 @@ class RdmaNic {
   void on_ack_timer();
   void complete(SenderQp& qp);
 
+  // What an arrival and a send read, in the line after the port's (64 bytes): at scale a NIC is last touched
+  // a transmission or more earlier, and a second line here was a second miss per packet sent.
   Network& net_;
   Partition& partition_;  // the thread's share this NIC runs in
-  std::uint32_t host_;
   std::vector<SenderQp*> active_;
-  std::size_t rr_next_ = 0;
+  std::uint32_t host_;
+  std::uint32_t rr_next_ = 0;
   NicControl* scheduler_ = nullptr;  // the per-NIC part when it picks QPs; null = round-robin
-  Timer wake_;
   std::unique_ptr<NicControl> control_;
+  Timer wake_;
   // Placed out-of-order data per flow (nic.out_of_order place): disjoint [begin, end) byte ranges, in order.
   std::unordered_map<std::uint32_t, std::vector<std::pair<Bytes, Bytes>>> placed_;
   // ACK coalescing (an ACK every ack_every > 1 packets) with its timeout, nic.ack_timeout: per flow, the last
