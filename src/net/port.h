@@ -160,6 +160,11 @@ class alignas(64) Port {
   bool idle_for(std::uint8_t prio) const {
     return nonempty_mask_ == 0 && !(prio != kControlPriority && paused(prio)) && !busy();
   }
+  // Nothing queued, not serializing, and `prio` sendable as pop_first_sendable(ignore_pause) sees it: a
+  // packet of `prio` queued now would be the one it takes at once (a NIC's reply queues).
+  bool first_sendable_now(std::uint8_t prio, bool ignore_pause) const {
+    return nonempty_mask_ == 0 && (ignore_pause || !paused(prio)) && !busy();
+  }
   // A packet of `prio` goes out without passing through the queue (idle_for held): the round-robin state
   // dequeue() would have left.
   void bypass_queue(std::uint8_t prio) {

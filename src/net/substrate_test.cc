@@ -365,6 +365,31 @@ TEST(RdmaNic, ItsPortNamesTheQpItTriesNextOrNoWork) {
   EXPECT_EQ(RdmaNic::next_work(&nic), 0u);
 }
 
+// A packet a NIC sends (a reply, a scheme's packet) that finds the port idle with nothing queued goes out at
+// once, as queueing it and kicking the port would do; one whose priority is paused waits in the queue.
+TEST(RdmaNic, APacketSentToAnIdlePortGoesOutAtOnceUnlessItsPriorityIsPaused) {
+  OneFlow s(10'000);
+  RdmaNic& nic = s.net.nic(1);
+  const std::uint64_t control_before = s.counters().control_packets;
+  Packet* now = nic.packet_for_flow(0, PacketType::kCnp, 64);
+  nic.send(now);
+  EXPECT_TRUE(nic.port.busy());
+  EXPECT_EQ(nic.port.queued_bytes, 0u);
+  EXPECT_EQ(s.counters().control_packets, control_before + 1);
+
+  OneFlow t(10'000);
+  RdmaNic& paused_nic = t.net.nic(1);
+  paused_nic.port.on_pfc(3, 65535, PauseKinds::kStandard);
+  Packet* waits = paused_nic.packet_for_flow(0, PacketType::kCnp, 64);
+  waits->priority = 3;
+  paused_nic.send(waits);
+  EXPECT_FALSE(paused_nic.port.busy());
+  EXPECT_EQ(paused_nic.port.queues[3].count(), 1u);
+  paused_nic.port.on_pfc(3, 0, PauseKinds::kStandard);  // the resume kicks the port
+  EXPECT_TRUE(paused_nic.port.busy());
+  EXPECT_EQ(paused_nic.port.queues[3].count(), 0u);
+}
+
 // Arrivals' second-stage prefetch is registered only where a partition's ports outgrow four L2 caches
 // (Network::deep_prefetch): fattree k = 24 on one partition (20,736 ports, 11.4 MiB), not on two, not k = 16.
 TEST(Network, DeepPrefetchOnlyWhereThePortsOutgrowTheCaches) {
