@@ -23,7 +23,7 @@ inline bool is_link_local(PacketType t) { return t >= PacketType::kPfc; }
 constexpr int kPriorities = 8;
 constexpr int kControlPriority = 0;  // never paused, bypasses MMU limits
 
-// A packet routed by the switches' tables (net/routing_table.h), not along a flow's route.
+// A packet routed by the switches' tables (topo/routing.h, Switch::route_by_table), not along a flow's route.
 constexpr std::uint32_t kNoRoute = ~std::uint32_t{0};
 
 // Field order matters for speed: every header field is in the first 64-byte line, so that a hop, and a
