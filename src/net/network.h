@@ -178,10 +178,6 @@ class Network {
   const std::uint16_t* forward_route(std::uint32_t id) const {
     return routes_per_flow_ ? &route_ports_[fwd_route_[id]] : nullptr;
   }
-  // The route at `offset` into the flows' routes (forward_route's), null for SenderQp::kNoRoute.
-  const std::uint16_t* route_at(std::uint32_t offset) const {
-    return offset != SenderQp::kNoRoute ? &route_ports_[offset] : nullptr;
-  }
   const std::uint16_t* reverse_route(std::uint32_t id) const {
     return routes_per_flow_ ? &route_ports_[rev_route_[id]] : nullptr;
   }

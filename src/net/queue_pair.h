@@ -4,6 +4,7 @@
 
 #include "core/time.h"
 #include "core/timer.h"
+#include "net/packet.h"
 #include "workload/flow.h"
 
 namespace lossless {
@@ -57,7 +58,6 @@ struct alignas(64) SenderQp {
   TimePs last_progress_ps = 0;
   Timer rto;
 
-  static constexpr std::uint32_t kNoRoute = lossless::kNoRoute;
   Bytes size() const { return size_bytes; }
   // Closes the send gate at `offset` (a grant or credit moves it forward; kNoSendGate opens it). Tell the
   // NIC (RdmaNic::on_qp_unblocked) when it moves forward.
