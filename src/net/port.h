@@ -157,9 +157,7 @@ class alignas(64) Port {
   bool paused(std::uint8_t prio) const { return (paused_mask >> prio) & 1u; }
   // Nothing queued, not serializing, and `prio` not paused: a packet of `prio` queued now would be the one
   // dequeue() takes at once. (Ports without a custom queue set.)
-  bool idle_for(std::uint8_t prio) const {
-    return nonempty_mask_ == 0 && !(prio != kControlPriority && paused(prio)) && !busy();
-  }
+  bool idle_for(std::uint8_t prio) const { return first_sendable_now(prio, prio == kControlPriority); }
   // Nothing queued, not serializing, and `prio` sendable as pop_first_sendable(ignore_pause) sees it: a
   // packet of `prio` queued now would be the one it takes at once (a NIC's reply queues).
   bool first_sendable_now(std::uint8_t prio, bool ignore_pause) const {

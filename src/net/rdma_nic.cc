@@ -123,14 +123,18 @@ inline void RdmaNic::send_data(SenderQp& qp, TimePs now) {
   port.transmit(p, partition_.counters, next_work(this));
 }
 
+inline void RdmaNic::transmit_reply(Packet* p) {
+  port.transmit(p, partition_.counters, next_work(this));
+  ++partition_.counters.control_packets;
+}
+
 void RdmaNic::try_send() {
   if (port.busy()) return;
   Simulator& sim = partition_.sim;
   // ACK/NACK/CNP first, whatever priority they travel at (ACKs at data priority obey its pauses unless
   // nic.ack_priority is data_unpaused).
   if (Packet* p = port.pop_first_sendable(net_.nic_config().ack_unpaused_at_nic)) {
-    port.transmit(p, partition_.counters, next_work(this));
-    ++partition_.counters.control_packets;
+    transmit_reply(p);
     return;
   }
   const TimePs now = sim.now();
@@ -158,8 +162,7 @@ void RdmaNic::send(Packet* p) {
   // A packet that finds the port idle with nothing queued goes out at once: what queueing it and kicking the
   // port does (try_send sends replies first), without the queue, the kick, or the port's second line.
   if (port.first_sendable_now(p->priority, net_.nic_config().ack_unpaused_at_nic)) {
-    port.transmit(p, partition_.counters, next_work(this));
-    ++partition_.counters.control_packets;
+    transmit_reply(p);
     return;
   }
   port.enqueue(p);

@@ -120,6 +120,8 @@ class RdmaNic {
   // nic.ack_timeout: ACKs every flow whose first unacknowledged in-order packet arrived a timeout ago.
   void on_ack_timer();
   void complete(SenderQp& qp);
+  // Sends a reply (ACK, NACK, CNP or a scheme's packet) now: the port is idle and it is the one to go.
+  void transmit_reply(Packet* p);
 
   // What an arrival and a send read, in the line after the port's (64 bytes): at scale a NIC is last touched
   // a transmission or more earlier, and a second line here was a second miss per packet sent.
