@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Compares the wall time of two builds on one scenario by running them one at a time, alternated, on one core
+# and one thread: round r runs A then B, the next round B then A (ABBA), so that a drift of the machine over a
+# round falls on both builds alike:
+#   bench/alternated.sh [--rounds N] [--core C] SCENARIO.yaml [--set KEY=VALUE ...] -- BINARY_A BINARY_B
+# Prints each round's wall seconds and B / A, then the median and mean of the rounds' ratios with the mean's
+# standard error, and the fastest run of each build with their ratio.
+# Why: the speed issue's targets ask for "A/B alternated, same machine, same hour". bench/paired.sh runs the two
+# builds at the same moment instead, one per core; that cancels the host's drift better, but the two runs share
+# the last-level cache and memory bandwidth, which changes what a run whose working set outgrows the caches
+# costs. Here each run has the machine to itself (the other core idles). A ratio of a single round can still
+# move by 15 % on a shared virtual machine (docs/performance.md "Twenty-first pass"): take 10 rounds or more.
+# Outputs of the two builds are compared (fct.csv): a difference is reported, since a speed comparison of
+# builds that disagree means nothing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=10
+core=0
+while [[ "${1:-}" == --rounds || "${1:-}" == --core ]]; do
+  case "$1" in
+    --rounds) rounds=${2:?--rounds needs a count} ;;
+    --core) core=${2:?--core needs a core number} ;;
+  esac
+  shift 2
+done
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "bench/alternated.sh: --rounds needs a positive count, got '$rounds'" >&2; exit 2; }
+[[ $core =~ ^[0-9]+$ ]] || { echo "bench/alternated.sh: --core needs a core number, got '$core'" >&2; exit 2; }
+usage="usage: bench/alternated.sh [--rounds N] [--core C] SCENARIO.yaml [--set KEY=VALUE ...] -- BINARY_A BINARY_B"
+scenario=${1:?$usage}
+shift
+args=()
+while [[ $# -gt 0 && "$1" != "--" ]]; do
+  args+=("$1")
+  shift
+done
+[[ "${1:-}" == "--" ]] || { echo "bench/alternated.sh: expected '--' before the two binaries" >&2; exit 2; }
+shift
+[[ $# -eq 2 ]] || { echo "bench/alternated.sh: expected two binaries after '--'" >&2; exit 2; }
+a=$1
+b=$2
+command -v taskset >/dev/null || { echo "bench/alternated.sh: needs taskset (apt-get install util-linux)" >&2; exit 2; }
+[[ $core -lt $(nproc) ]] || { echo "bench/alternated.sh: no core $core (this machine has $(nproc))" >&2; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# Runs build $1 into $work/$2 and prints its wall seconds.
+timed() {
+  rm -rf "${work:?}/$2"
+  taskset -c "$core" "$1" run "$scenario" "${args[@]}" -o "$work/$2" --quiet --threads 1
+  python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['wall_seconds'])" "$work/$2/summary.json"
+}
+times=()
+for ((r = 0; r < rounds; r++)); do
+  if ((r % 2 == 0)); then
+    wa=$(timed "$a" a)
+    wb=$(timed "$b" b)
+    order="A B"
+  else
+    wb=$(timed "$b" b)
+    wa=$(timed "$a" a)
+    order="B A"
+  fi
+  cmp -s "$work/a/fct.csv" "$work/b/fct.csv" || echo "bench/alternated.sh: round $r: fct.csv differs between the builds" >&2
+  times+=("$wa" "$wb")
+  printf 'round %2d (%s)  A %.2f s  B %.2f s  B/A %.3f\n' "$r" "$order" "$wa" "$wb" \
+    "$(python3 -c "import sys; print(float(sys.argv[2]) / float(sys.argv[1]))" "$wa" "$wb")"
+done
+python3 - "${times[@]}" <<'EOF'
+import statistics, sys
+t = [float(x) for x in sys.argv[1:]]
+a, b = t[0::2], t[1::2]
+r = [y / x for x, y in zip(a, b)]
+se = statistics.stdev(r) / len(r) ** 0.5 if len(r) > 1 else float("nan")
+print(f"B/A over {len(r)} rounds: median {statistics.median(r):.3f}, mean {statistics.mean(r):.3f} +- {se:.3f} "
+      f"(standard error); fastest A {min(a):.2f} s, fastest B {min(b):.2f} s, ratio {min(b) / min(a):.3f}")
+EOF
