@@ -13,7 +13,6 @@
 # Outputs of the two builds are compared (fct.csv): a difference is reported, since a speed comparison of
 # builds that disagree means nothing.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 rounds=10
 core=0
 while [[ "${1:-}" == --rounds || "${1:-}" == --core ]]; do
@@ -25,20 +24,9 @@ while [[ "${1:-}" == --rounds || "${1:-}" == --core ]]; do
 done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "bench/alternated.sh: --rounds needs a positive count, got '$rounds'" >&2; exit 2; }
 [[ $core =~ ^[0-9]+$ ]] || { echo "bench/alternated.sh: --core needs a core number, got '$core'" >&2; exit 2; }
-usage="usage: bench/alternated.sh [--rounds N] [--core C] SCENARIO.yaml [--set KEY=VALUE ...] -- BINARY_A BINARY_B"
-scenario=${1:?$usage}
-shift
-args=()
-while [[ $# -gt 0 && "$1" != "--" ]]; do
-  args+=("$1")
-  shift
-done
-[[ "${1:-}" == "--" ]] || { echo "bench/alternated.sh: expected '--' before the two binaries" >&2; exit 2; }
-shift
-[[ $# -eq 2 ]] || { echo "bench/alternated.sh: expected two binaries after '--'" >&2; exit 2; }
-a=$1
-b=$2
-command -v taskset >/dev/null || { echo "bench/alternated.sh: needs taskset (apt-get install util-linux)" >&2; exit 2; }
+source "$(dirname "$0")/ab_args.sh"
+read_ab_args bench/alternated.sh \
+  "usage: bench/alternated.sh [--rounds N] [--core C] SCENARIO.yaml [--set KEY=VALUE ...] -- BINARY_A BINARY_B" "$@"
 [[ $core -lt $(nproc) ]] || { echo "bench/alternated.sh: no core $core (this machine has $(nproc))" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

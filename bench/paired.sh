@@ -15,19 +15,9 @@ if [[ "${1:-}" == --rounds ]]; then
   rounds=${2:?--rounds needs a count}
   shift 2
 fi
-scenario=${1:?usage: bench/paired.sh [--rounds N] SCENARIO.yaml [--set KEY=VALUE ...] -- BINARY_A BINARY_B}
-shift
-args=()
-while [[ $# -gt 0 && "$1" != "--" ]]; do
-  args+=("$1")
-  shift
-done
-[[ "${1:-}" == "--" ]] || { echo "bench/paired.sh: expected '--' before the two binaries" >&2; exit 2; }
-shift
-[[ $# -eq 2 ]] || { echo "bench/paired.sh: expected two binaries after '--'" >&2; exit 2; }
-a=$1
-b=$2
-command -v taskset >/dev/null || { echo "bench/paired.sh: needs taskset (apt-get install util-linux)" >&2; exit 2; }
+source "$(dirname "$0")/ab_args.sh"
+read_ab_args bench/paired.sh \
+  "usage: bench/paired.sh [--rounds N] SCENARIO.yaml [--set KEY=VALUE ...] -- BINARY_A BINARY_B" "$@"
 [[ $(nproc) -ge 2 ]] || { echo "bench/paired.sh: needs two cores" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
