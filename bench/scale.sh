@@ -84,7 +84,8 @@ import json, os, sys
 s0, s = (json.load(open(p)) for p in sys.argv[1:3])
 k = int(sys.argv[3])
 hops, w, w0 = s["packets"]["hops"], s["wall_seconds"], s0["wall_seconds"]
-per_hop = (w - w0) * 1e9 / (hops - s0["packets"]["hops"])
+hops0 = s0["packets"]["hops"]
+per_hop = (w - w0) * 1e9 / (hops - hops0) if hops > hops0 else float("nan")
 line = (f"{k:<4} {k ** 3 // 4:6d} {s['events']:12d} {hops:12d} {w:8.2f} {per_hop:9.1f} {w0:8.2f} "
         f"{s['memory']['peak_rss_kb'] / 1024:8.1f} {s0['memory']['peak_rss_kb'] / 1024:8.1f}")
 cmp = sys.argv[4]
