@@ -24,7 +24,7 @@ while [[ "${1:-}" == --rounds || "${1:-}" == --core ]]; do
 done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "bench/alternated.sh: --rounds needs a positive count, got '$rounds'" >&2; exit 2; }
 [[ $core =~ ^[0-9]+$ ]] || { echo "bench/alternated.sh: --core needs a core number, got '$core'" >&2; exit 2; }
-source "$(dirname "$0")/ab_args.sh"
+source "$(dirname "$0")/ab_lib.sh"
 read_ab_args bench/alternated.sh \
   "usage: bench/alternated.sh [--rounds N] [--core C] SCENARIO.yaml [--set KEY=VALUE ...] -- BINARY_A BINARY_B" "$@"
 [[ $core -lt $(nproc) ]] || { echo "bench/alternated.sh: no core $core (this machine has $(nproc))" >&2; exit 2; }
@@ -34,7 +34,7 @@ trap 'rm -rf "$work"' EXIT
 timed() {
   rm -rf "${work:?}/$2"
   taskset -c "$core" "$1" run "$scenario" "${args[@]}" -o "$work/$2" --quiet --threads 1
-  python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['wall_seconds'])" "$work/$2/summary.json"
+  wall_seconds "$work/$2"
 }
 times=()
 for ((r = 0; r < rounds; r++)); do
@@ -49,15 +49,6 @@ for ((r = 0; r < rounds; r++)); do
   fi
   cmp -s "$work/a/fct.csv" "$work/b/fct.csv" || echo "bench/alternated.sh: round $r: fct.csv differs between the builds" >&2
   times+=("$wa" "$wb")
-  printf 'round %2d (%s)  A %.2f s  B %.2f s  B/A %.3f\n' "$r" "$order" "$wa" "$wb" \
-    "$(python3 -c "import sys; print(float(sys.argv[2]) / float(sys.argv[1]))" "$wa" "$wb")"
+  printf 'round %2d (%s)  A %.2f s  B %.2f s  B/A %s\n' "$r" "$order" "$wa" "$wb" "$(ab_ratio "$wa" "$wb")"
 done
-python3 - "${times[@]}" <<'EOF'
-import statistics, sys
-t = [float(x) for x in sys.argv[1:]]
-a, b = t[0::2], t[1::2]
-r = [y / x for x, y in zip(a, b)]
-se = statistics.stdev(r) / len(r) ** 0.5 if len(r) > 1 else float("nan")
-print(f"B/A over {len(r)} rounds: median {statistics.median(r):.3f}, mean {statistics.mean(r):.3f} +- {se:.3f} "
-      f"(standard error); fastest A {min(a):.2f} s, fastest B {min(b):.2f} s, ratio {min(b) / min(a):.3f}")
-EOF
+ab_summary --fastest "${times[@]}"

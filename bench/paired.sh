@@ -15,14 +15,13 @@ if [[ "${1:-}" == --rounds ]]; then
   rounds=${2:?--rounds needs a count}
   shift 2
 fi
-source "$(dirname "$0")/ab_args.sh"
+source "$(dirname "$0")/ab_lib.sh"
 read_ab_args bench/paired.sh \
   "usage: bench/paired.sh [--rounds N] SCENARIO.yaml [--set KEY=VALUE ...] -- BINARY_A BINARY_B" "$@"
 [[ $(nproc) -ge 2 ]] || { echo "bench/paired.sh: needs two cores" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-wall() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['wall_seconds'])" "$1/summary.json"; }
-ratios=()
+times=()
 for ((r = 0; r < rounds; r++)); do
   ca=$((r % 2))
   cb=$((1 - ca))
@@ -34,15 +33,9 @@ for ((r = 0; r < rounds; r++)); do
   wait "$pa"
   wait "$pb"
   cmp -s "$work/a/fct.csv" "$work/b/fct.csv" || echo "bench/paired.sh: round $r: fct.csv differs between the builds" >&2
-  wa=$(wall "$work/a")
-  wb=$(wall "$work/b")
-  ratio=$(python3 -c "import sys; print('%.3f' % (float(sys.argv[2]) / float(sys.argv[1])))" "$wa" "$wb")
-  ratios+=("$ratio")
-  printf 'round %2d  A %.2f s (core %d)  B %.2f s (core %d)  B/A %s\n' "$r" "$wa" "$ca" "$wb" "$cb" "$ratio"
+  wa=$(wall_seconds "$work/a")
+  wb=$(wall_seconds "$work/b")
+  times+=("$wa" "$wb")
+  printf 'round %2d  A %.2f s (core %d)  B %.2f s (core %d)  B/A %s\n' "$r" "$wa" "$ca" "$wb" "$cb" "$(ab_ratio "$wa" "$wb")"
 done
-python3 - "${ratios[@]}" <<'EOF'
-import statistics, sys
-v = [float(x) for x in sys.argv[1:]]
-se = statistics.stdev(v) / len(v) ** 0.5 if len(v) > 1 else float("nan")
-print(f"B/A over {len(v)} rounds: median {statistics.median(v):.3f}, mean {statistics.mean(v):.3f} +- {se:.3f} (standard error)")
-EOF
+ab_summary "${times[@]}"
