@@ -38,6 +38,11 @@ class SharedBufferMmu final : public BufferModel {
   void release(std::uint16_t port, std::uint8_t prio, Bytes bytes, std::uint16_t out_port = 0) override;
 
   bool should_pause(std::uint16_t port, std::uint8_t prio) const override;
+  // True when admitting `bytes` to (port, prio) and releasing them right after would change nothing: the
+  // account stays within its reserve (the shared pool is not touched), holds no headroom, has not paused its
+  // upstream, and should_pause would answer false after the admit (so should_resume answers false after the
+  // release). A packet that leaves at once then needs no accounting (SwitchPath::receive).
+  bool passes_unaccounted(std::uint16_t port, std::uint8_t prio, Bytes bytes) const;
   bool should_resume(std::uint16_t port, std::uint8_t prio) const override;
   void set_paused(std::uint16_t port, std::uint8_t prio, bool paused) override {
     acc_.base[slot(port, prio)].paused = paused;
@@ -197,6 +202,16 @@ class SharedBufferMmu::AccountSlab {
   // truncates to 0, i.e. is below 1 (alpha > 0): the same answer without the conversion back.
   if (sl.ingress <= cfg_.reserve_bytes) return threshold < 1.0;
   return sl.ingress - cfg_.reserve_bytes >= static_cast<Bytes>(threshold);
+}
+
+[[gnu::always_inline]] inline bool SharedBufferMmu::passes_unaccounted(std::uint16_t port, std::uint8_t prio,
+                                                                       Bytes bytes) const {
+  const Slot& sl = acc_.base[slot(port, prio)];
+  const Bytes after = sl.ingress + bytes;
+  if (sl.paused || sl.headroom > 0 || after > cfg_.reserve_bytes) return false;
+  // should_pause's answer with `after` in the account, within the reserve.
+  if (cfg_.threshold == PfcThreshold::kStatic) return after < ports_[port].xoff_bytes;
+  return !(static_cast<double>(free_bytes()) * sl.alpha < 1.0);
 }
 
 [[gnu::always_inline]] inline bool SharedBufferMmu::should_resume(std::uint16_t port,

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "core/error.h"
 
 namespace lossless {
@@ -209,6 +211,84 @@ TEST(SharedBufferMmu, EachPortPausesAtItsOwnAlphasThreshold) {
   }
   EXPECT_LE(mmu.shared_used(2, 3) + 3072, mmu.threshold(2));
   EXPECT_GT(held, 0u);
+}
+
+// What a packet passing an idle egress port skips (SwitchPath::receive): passes_unaccounted is true only
+// when admitting the packet and releasing it at once would leave every account as it was, with no pause to
+// send after the admit and no resume after the release. Checked against doing it, on copies, over random
+// fills of a dynamic-threshold (two alphas, one so large that the pool fills to its last byte), a static and
+// a lossy buffer.
+TEST(SharedBufferMmu, PassesUnaccountedOnlyWhenAdmitAndReleaseWouldChangeNothing) {
+  struct Case {
+    SwitchConfig cfg;
+    double alpha;
+    bool lossless;
+  };
+  SwitchConfig statics = small_switch();
+  statics.threshold = PfcThreshold::kStatic;
+  statics.xoff_bytes = 3'000;  // below the reserve: a packet within it can pause
+  statics.xon_bytes = 1'000;
+  SwitchConfig tiny = small_switch();
+  tiny.buffer_bytes = 40'000;
+  const Case cases[] = {
+      {small_switch(), 0.125, true}, {tiny, 1e9, true}, {statics, 0.125, true}, {tiny, 0.5, false}};
+  std::mt19937_64 rng(7);
+  int passed = 0, refused = 0;
+  for (const Case& c : cases) {
+    const std::vector<SharedBufferMmu::PortSetup> ports(
+        3, {1'000, c.alpha, c.cfg.static_xoff(100'000'000'000), c.cfg.static_xon(100'000'000'000)});
+    SharedBufferMmu mmu(c.cfg, ports, c.lossless);
+    std::vector<std::vector<Bytes>> held(3);
+    for (int step = 0; step < 20'000; ++step) {
+      const auto port = static_cast<std::uint16_t>(rng() % 3);
+      const auto bytes = static_cast<Bytes>(1 + rng() % 1'500);
+      const bool passes = mmu.passes_unaccounted(port, 1, bytes);
+      SharedBufferMmu copy = mmu;
+      bool unchanged = copy.admit(port, 1, bytes) && !copy.should_pause(port, 1);
+      copy.release(port, 1, bytes);
+      unchanged = unchanged && !copy.should_resume(port, 1);
+      for (std::uint16_t q = 0; q < 3; ++q) {
+        unchanged = unchanged && copy.ingress_bytes(q, 1) == mmu.ingress_bytes(q, 1) &&
+                    copy.headroom_used(q, 1) == mmu.headroom_used(q, 1);
+      }
+      unchanged = unchanged && copy.total_shared_used() == mmu.total_shared_used();
+      if (passes) {
+        ASSERT_TRUE(unchanged) << "step " << step << " port " << port << " bytes " << bytes;
+        ++passed;
+      } else {
+        ++refused;
+      }
+      // Fill, drain, pause and resume as a switch would.
+      if (rng() % 5 < 3) {
+        if (mmu.admit(port, 1, bytes)) {
+          held[port].push_back(bytes);
+          if (c.lossless && mmu.should_pause(port, 1)) mmu.set_paused(port, 1, true);
+        }
+      } else if (!held[port].empty()) {
+        mmu.release(port, 1, held[port].back());
+        held[port].pop_back();
+        if (mmu.should_resume(port, 1)) mmu.set_paused(port, 1, false);
+      }
+    }
+  }
+  // Both answers came up often.
+  EXPECT_GT(passed, 1'000);
+  EXPECT_GT(refused, 1'000);
+}
+
+// The pool full to its last byte: even a packet within its port's reserve must pause the upstream (the
+// dynamic threshold is 0), so it cannot pass unaccounted.
+TEST(SharedBufferMmu, APacketWithinItsReserveDoesNotPassUnaccountedWhenThePoolIsFull) {
+  SwitchConfig c = small_switch();
+  c.buffer_bytes = 40'000;
+  SharedBufferMmu mmu(c, {{1'000, 1e9}, {1'000, 1e9}}, true);
+  EXPECT_TRUE(mmu.passes_unaccounted(1, 2, 1'000));
+  ASSERT_TRUE(mmu.admit(0, 2, 4'096));  // port 0's reserve, then the whole pool
+  ASSERT_TRUE(mmu.admit(0, 2, mmu.shared_pool_bytes()));
+  ASSERT_EQ(mmu.free_bytes(), 0u);
+  EXPECT_FALSE(mmu.passes_unaccounted(1, 2, 1'000));
+  ASSERT_TRUE(mmu.admit(1, 2, 1'000));
+  EXPECT_TRUE(mmu.should_pause(1, 2));
 }
 
 }  // namespace

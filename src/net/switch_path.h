@@ -38,6 +38,14 @@ struct SwitchPath {
   static constexpr bool kDequeue = kFeatures & kDequeueHooks;
   static constexpr bool kQueues = kFeatures & kCustomQueues;
   static constexpr bool kInt = kFeatures & kIntStamp;
+  // A packet that finds its egress idle may skip the buffer when the policy acts on nothing but the shared
+  // buffer's should_pause / should_resume (Policy::kActsOnBufferAnswers) and the path has no enqueue hooks
+  // or queue sets (which see a packet queued).
+  static constexpr bool kUnaccountedBypass = [] {
+    if constexpr (requires { Policy::kActsOnBufferAnswers; })
+      return Policy::kActsOnBufferAnswers && std::is_same_v<Buffer, SharedBufferMmu> && !kQueues && !kEnqueue;
+    return false;
+  }();
 
   static void arrive(void* target, std::uint64_t packet) {
     auto* sw = static_cast<Switch*>(target);
@@ -74,6 +82,18 @@ struct SwitchPath {
     }
     const std::uint16_t out = sw.route(*p);
     const std::uint8_t prio = p->priority;
+    Port& egress = sw.ports[out];
+    if constexpr (kUnaccountedBypass) {
+      // An idle egress port takes the packet at once, and a packet the buffer would admit and release with
+      // nothing for the policy to act on needs neither: the accounts end as they were (the common case
+      // below saturation, ACKs at data priority included).
+      if (egress.idle_for(prio) &&
+          (prio == kControlPriority || buffer(sw).passes_unaccounted(in_index, prio, p->wire_bytes))) {
+        bypass(sw, egress, p);
+        send_packet<true, false>(sw, egress, p);
+        return;
+      }
+    }
     if (prio != kControlPriority) {
       Buffer& buf = buffer(sw);
       if (!buf.admit(in_index, prio, p->wire_bytes, out)) {
@@ -85,16 +105,12 @@ struct SwitchPath {
       }
       policy(sw).after_admit(sw, buf, in_index, prio, *p, out);
     }
-    Port& egress = sw.ports[out];
     if constexpr (!kQueues && !kEnqueue) {
       // An idle egress port with nothing queued sends the packet at once: what queueing it and kicking the
       // port does, without touching the queue (the common case below saturation).
       if (egress.idle_for(prio)) {
-        const Bytes queued = egress.queued_bytes + p->wire_bytes;
-        if (queued > sw.partition_.counters.max_queue_bytes) sw.partition_.counters.max_queue_bytes = queued;
-        p->next = nullptr;
-        egress.bypass_queue(prio);
-        send_packet<true>(sw, egress, p);
+        bypass(sw, egress, p);
+        send_packet<true, true>(sw, egress, p);
         return;
       }
     }
@@ -125,6 +141,14 @@ struct SwitchPath {
     egress.kick_or_wait();
   }
 
+  // What queueing `p` at the idle `egress` and taking it out at once would leave behind.
+  [[gnu::always_inline]] static void bypass(Switch& sw, Port& egress, Packet* p) {
+    const Bytes queued = egress.queued_bytes + p->wire_bytes;
+    if (queued > sw.partition_.counters.max_queue_bytes) sw.partition_.counters.max_queue_bytes = queued;
+    p->next = nullptr;
+    egress.bypass_queue(p->priority);
+  }
+
   static void try_send(Switch& sw, Port& out) {
     if (out.busy()) return;
     Packet* p;
@@ -139,29 +163,32 @@ struct SwitchPath {
       p = out.dequeue();
       if (!p) return;
     }
-    send_packet<false>(sw, out, p);
+    send_packet<false, true>(sw, out, p);
   }
 
-  // Sends `p`, just taken from `out`'s queues (kDirect: it bypassed them, and they hold nothing).
-  template <bool kDirect>
+  // Sends `p`, just taken from `out`'s queues (kDirect: it bypassed them, and they hold nothing;
+  // !kAccounted: the buffer did not account it, passes_unaccounted).
+  template <bool kDirect, bool kAccounted>
   [[gnu::always_inline]] static void send_packet(Switch& sw, Port& out, Packet* p) {
     const std::uint8_t prio = p->priority;
     if (prio != kControlPriority) {
-      Buffer& buf = buffer(sw);
-      // A queue set that releases packets itself (virtual output queues) already did.
-      bool release_here = true;
-      if constexpr (kQueues) release_here = !(out.custom_queues && out.custom_queues->releases_ingress());
-      if (release_here) buf.release(p->in_port, prio, p->wire_bytes, out.index);
-      // RED on the instantaneous queue of (port, priority), decided at dequeue (an empty queue is never
-      // marked: should_mark(port, 0) is false and draws nothing).
-      // The switch's setting first: ACKs at data priority (HPCC) are not ECN-capable, so the packet's test
-      // has no pattern a predictor could learn.
-      if (!kDirect && sw.ecn_enabled_ && p->ecn_capable &&
-          sw.should_mark(out.index, queue_bytes(out, prio))) {
-        if (!p->ecn_ce) ++sw.partition_.counters.ecn_marks;
-        p->ecn_ce = true;
+      if constexpr (kAccounted) {
+        Buffer& buf = buffer(sw);
+        // A queue set that releases packets itself (virtual output queues) already did.
+        bool release_here = true;
+        if constexpr (kQueues) release_here = !(out.custom_queues && out.custom_queues->releases_ingress());
+        if (release_here) buf.release(p->in_port, prio, p->wire_bytes, out.index);
+        // RED on the instantaneous queue of (port, priority), decided at dequeue (an empty queue is never
+        // marked: should_mark(port, 0) is false and draws nothing).
+        // The switch's setting first: ACKs at data priority (HPCC) are not ECN-capable, so the packet's test
+        // has no pattern a predictor could learn.
+        if (!kDirect && sw.ecn_enabled_ && p->ecn_capable &&
+            sw.should_mark(out.index, queue_bytes(out, prio))) {
+          if (!p->ecn_ce) ++sw.partition_.counters.ecn_marks;
+          p->ecn_ce = true;
+        }
+        if (release_here) policy(sw).after_release(sw, buf, p->in_port, prio, *p, out.index);
       }
-      if (release_here) policy(sw).after_release(sw, buf, p->in_port, prio, *p, out.index);
       if constexpr (kDequeue) {
         // At least one: the common case of one hook is a single call.
         SwitchMechanism* const* m = sw.on_dequeue_.data();

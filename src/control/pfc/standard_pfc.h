@@ -19,6 +19,9 @@ class Switch;
 class StandardPfc final : public FlowControlPolicy {
  public:
   static constexpr bool kLossless = true;
+  // after_admit / after_release act only on the buffer's should_pause / should_resume: a packet the shared
+  // buffer passes unaccounted (SharedBufferMmu::passes_unaccounted) needs neither (SwitchPath).
+  static constexpr bool kActsOnBufferAnswers = true;
   StandardPfc(const NoParams&, Switch& sw) : pauses_(sw) {}
 
   // Inline: called for every packet-hop at a data priority, and out of line it was a call with six
@@ -50,6 +53,7 @@ class StandardPfc final : public FlowControlPolicy {
 class NoFlowControl final : public FlowControlPolicy {
  public:
   static constexpr bool kLossless = false;
+  static constexpr bool kActsOnBufferAnswers = true;  // (it acts on nothing)
   NoFlowControl(const NoParams&, Switch&) {}
   template <class Buffer>
   void after_admit(Switch&, Buffer&, std::uint16_t, std::uint8_t, const Packet&, std::uint16_t) {}
