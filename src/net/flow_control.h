@@ -11,7 +11,11 @@
 // the egress it is routed to) and out (when it leaves through `out_port`). Buffer is SharedBufferMmu or
 // BufferModel (net/switch_architecture.h). Its registration (LOSSLESS_REGISTER_FLOW_CONTROL,
 // control/flow_control_scheme.h) compiles the switch's packet path for P, so these calls are inlined: a
-// policy costs what its own code costs. Everything else (timers, its own packets) it does through the switch:
+// policy costs what its own code costs. A policy whose two calls act on nothing but the buffer's
+// should_pause / should_resume for (in_port, prio) may say so (`static constexpr bool kActsOnBufferAnswers =
+// true`, as standard PFC does): a packet that finds its egress port idle, and that the shared buffer would
+// admit and release with nothing to act on (SharedBufferMmu::passes_unaccounted), then skips both the
+// accounting and the calls. Everything else (timers, its own packets) it does through the switch:
 // Switch::queue_pause_frame, Switch::send_on, Switch::sim(), ... A policy that exchanges its own link-local
 // frames with its neighbours (BFC's pause bitmaps) receives them in on_packet, and may give every NIC a part
 // of its own (FlowControlFactory::create_nic) that obeys them.
