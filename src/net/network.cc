@@ -340,6 +340,8 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
   route_ports_.clear();
   for (auto& partition : partitions_) partition->flows_completed = 0;
   layout_.add("cc.algorithm", cc);
+  // The layout is final: packets from now on are cut to the bytes the run's schemes reach.
+  for (auto& partition : partitions_) partition->pool.fit_to_layout(layout_.used_bytes());
   // With INT every hop reads or writes records across the whole packet.
   const bool whole_packets = cc.hints().prefetch_whole_packet;
   const bool symmetric = cc.hints().symmetric_routes;

@@ -122,6 +122,10 @@ class Network {
   // Fixed state per flow: flow record, sender QP, receiver context, congestion control, hashes, start order
   // and finish time (routes add a few bytes per hop).
   std::size_t flow_state_bytes() const { return flow_state_bytes_; }
+  // The memory a packet takes in the pools once the run's packet layout is final (PacketPool::slot_bytes).
+  std::size_t packet_slot_bytes() const { return partitions_.front()->pool.slot_bytes(); }
+  // The bytes of a packet the run's code reaches: its header and the slots its schemes placed.
+  std::size_t packet_bytes_in_use() const { return PacketPool::bytes_in_use(layout_.used_bytes()); }
   // The time of the last event run (any partition) and the events run.
   TimePs now() const;
   std::uint64_t events_processed() const;

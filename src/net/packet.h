@@ -98,14 +98,18 @@ struct alignas(64) Packet {
     ecn_capable = true;
   }
 
+  // The offset of the schemes' bytes (kPacketSlotsFrom).
+  static constexpr std::size_t slots_offset() { return offsetof(Packet, ext_area.bytes_); }
+
   // The slots' bytes: private, reached only through ext / ext_init.
   class ExtArea {
     friend struct Packet;
-    alignas(8) unsigned char bytes_[kExtBytes];
 #ifdef LOSSLESS_SLOT_CHECKS
-    // The slots whose bytes in this packet hold what their owner wrote (a bit per placed slot).
+    // The slots whose bytes in this packet hold what their owner wrote (a bit per placed slot). Before the
+    // bytes, so that a pool slot cut to the run's layout (PacketPool::fit_to_layout) holds it.
     std::uint64_t live_ = 0;
 #endif
+    alignas(8) unsigned char bytes_[kExtBytes];
   } ext_area;
 
  private:
@@ -140,6 +144,10 @@ struct alignas(64) Packet {
 static_assert(offsetof(Packet, ext_area) == Packet::kExtOffset &&
               sizeof(Packet) == (kSlotChecks ? 320 : 256));
 static_assert(Packet::kExtBytes == kPacketExtBytes);
+// Where the schemes' bytes start: a packet whose run lays out `n` bytes of slots reaches nothing beyond
+// kPacketSlotsFrom + n.
+constexpr std::size_t kPacketSlotsFrom = Packet::slots_offset();
+static_assert(kPacketSlotsFrom == Packet::kExtOffset + (kSlotChecks ? sizeof(std::uint64_t) : 0));
 // Every header field is in the first cache line (pad0_: free; a pause frame's kind is the pause policies'
 // packet slot, net/pause_kinds.h).
 static_assert(offsetof(Packet, sent_ps) == 16 && offsetof(Packet, route_offset) == 24 &&
@@ -152,12 +160,29 @@ static_assert(offsetof(Packet, sent_ps) == 16 && offsetof(Packet, route_offset) 
 // huge-page tunable (cli/huge_pages.cc) leaves a 1 MiB chunk, which it maps on its own, on 4 KiB pages, so
 // most of those touches also missed the TLB (k = 32: 75.8 of 155.6 MB on huge pages before, 141.3 of 156.7
 // after; -4 to -7 % wall, docs/performance.md), at a stride that spreads them over the caches' sets.
+//
+// Once the run's packet layout is final (fit_to_layout), a chunk's packets are cut to what the run reaches:
+// the header and the slots its schemes placed, not the whole 192-byte extension area. A run without slots
+// (DCQCN, DCTCP, TIMELY) then keeps a packet in one cache line: at k = 32, 14 MB of pool instead of 72 MB,
+// and five times more packets to a 4 KiB page, which in a virtual machine whose host maps guest memory with
+// 4 KiB pages is what a TLB entry covers (docs/performance.md "Twenty-third pass"). A packet's bytes beyond
+// its slot are never read or written: nothing copies a packet by value out of the pool, and the rank
+// exchange moves the bytes in use only (slot_bytes_for).
 class PacketPool {
  public:
   PacketPool() = default;
   PacketPool(const PacketPool&) = delete;
   PacketPool& operator=(const PacketPool&) = delete;
   ~PacketPool();
+
+  // Packets carved from now on hold the header and `slot_bytes_in_use` bytes of the schemes' area (the
+  // run's PacketLayout::used_bytes(), which must not grow afterwards); those carved before keep the whole
+  // struct, so calling it late is safe.
+  void fit_to_layout(std::size_t slot_bytes_in_use);
+  // The bytes of a packet the run reaches when its slots use `slot_bytes_in_use` bytes.
+  static std::size_t bytes_in_use(std::size_t slot_bytes_in_use) {
+    return kPacketSlotsFrom + slot_bytes_in_use;
+  }
 
   Packet* get() {
     if (!free_) grow();
@@ -174,15 +199,18 @@ class PacketPool {
   }
   std::size_t in_use() const { return in_use_; }
   std::size_t allocated() const { return chunks_ * kChunk; }
-  // The memory a packet takes in the pool: sizeof(Packet) and the padding that spreads packets over the
-  // cache sets (packet_pool.cc).
-  static std::size_t slot_bytes();
+  // The memory a packet carved now takes in the pool: the bytes in use, in whole cache lines, and the padding
+  // that spreads packets over the cache sets (packet_pool.cc).
+  std::size_t slot_bytes() const { return slot_bytes_; }
+  static std::size_t slot_bytes_for(std::size_t bytes_in_use);
 
  private:
   static constexpr std::size_t kChunk = 4096;
   void grow();
-  std::vector<void*> blocks_;   // each kBlockBytes, 2 MiB-aligned
-  std::size_t block_free_ = 0;  // chunks left in the last block
+  std::vector<void*> blocks_;   // each 2 MiB-aligned, a whole number of huge pages
+  char* block_next_ = nullptr;  // where the next chunk of the last block starts
+  char* block_end_ = nullptr;
+  std::size_t slot_bytes_ = slot_bytes_for(sizeof(Packet));
   std::size_t chunks_ = 0;
   Packet* free_ = nullptr;
   std::size_t in_use_ = 0;

@@ -1,10 +1,12 @@
 #include <sys/mman.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <numeric>
 #include <type_traits>
 
+#include "core/error.h"
 #include "net/packet.h"
 
 namespace lossless {
@@ -24,31 +26,40 @@ PacketPool::~PacketPool() {
 // hop touches, would sit at the same offset modulo four lines, so the packets in flight would compete for a
 // quarter of each cache's sets (a cache set is chosen by the address's low line bits). cachegrind with a
 // 2 MiB 16-way last level: fat320 DCQCN 1.61 M -> 0.41 M misses over 0.6 ms, fattree k = 16 6.23 M -> 1.80 M
-// (docs/performance.md). The cost is 64 bytes a packet.
-constexpr std::size_t kSlotBytes = sizeof(Packet) / 64 % 2 ? sizeof(Packet) : sizeof(Packet) + 64;
+// (docs/performance.md). The cost is at most a line a packet.
+std::size_t PacketPool::slot_bytes_for(std::size_t bytes_in_use) {
+  const std::size_t lines = (bytes_in_use + 63) / 64;
+  return (lines % 2 ? lines : lines + 1) * 64;
+}
 
-std::size_t PacketPool::slot_bytes() { return kSlotBytes; }
+void PacketPool::fit_to_layout(std::size_t slot_bytes_in_use) {
+  LOSSLESS_CHECK(slot_bytes_in_use <= Packet::kExtBytes, "packet slots beyond the extension area");
+  slot_bytes_ = slot_bytes_for(bytes_in_use(slot_bytes_in_use));
+}
 
 void PacketPool::grow() {
-  constexpr std::size_t kChunkBytes = kChunk * kSlotBytes;
-  // The fewest chunks that fill whole huge pages (8 chunks of 1.25 MiB: 10 MiB).
-  constexpr std::size_t kBlockBytes = kChunkBytes / std::gcd(kChunkBytes, kHugePageBytes) * kHugePageBytes;
-  constexpr std::size_t kChunksPerBlock = kBlockBytes / kChunkBytes;
-  if (block_free_ == 0) {
-    void* b = std::aligned_alloc(kHugePageBytes, kBlockBytes);
+  const std::size_t chunk_bytes = kChunk * slot_bytes_;
+  if (static_cast<std::size_t>(block_end_ - block_next_) < chunk_bytes) {
+    // The fewest chunks that fill whole huge pages: a stride of an odd number L of lines makes a chunk
+    // L x 256 KiB, so 8 chunks fill L huge pages.
+    const std::size_t block_bytes = chunk_bytes / std::gcd(chunk_bytes, kHugePageBytes) * kHugePageBytes;
+    void* b = std::aligned_alloc(kHugePageBytes, block_bytes);
     if (!b) throw std::bad_alloc();
     // A hint: where the kernel grants no huge page the block is plain memory.
-    madvise(b, kBlockBytes, MADV_HUGEPAGE);
+    madvise(b, block_bytes, MADV_HUGEPAGE);
     blocks_.push_back(b);
-    block_free_ = kChunksPerBlock;
+    block_next_ = static_cast<char*>(b);
+    block_end_ = block_next_ + block_bytes;
   }
-  char* c = static_cast<char*>(blocks_.back()) + (kChunksPerBlock - block_free_) * kChunkBytes;
-  --block_free_;
+  char* c = block_next_;
+  block_next_ += chunk_bytes;
   ++chunks_;
   for (std::size_t i = 0; i < kChunk; ++i) {
-    // Value-initialised, as std::vector made them: a fresh packet's slot bytes are zeros, whatever the
-    // memory held before (no slot may read them before writing, but if one did, the run stays deterministic).
-    Packet* p = ::new (static_cast<void*>(c + i * kSlotBytes)) Packet();
+    // Zeros, as std::vector's value-initialised packets were: a fresh packet's slot bytes are zeros, whatever
+    // the memory held before (no slot may read them before writing, but if one did, the run stays
+    // deterministic). Only the slot's own bytes: a packet cut to the run's layout ends there.
+    std::memset(c + i * slot_bytes_, 0, slot_bytes_);
+    Packet* p = ::new (static_cast<void*>(c + i * slot_bytes_)) Packet;
     p->next = free_;
     free_ = p;
   }

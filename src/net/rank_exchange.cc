@@ -28,13 +28,13 @@ struct RecordHead {
   std::uint16_t unused;
 };
 // A packet's bytes from just after its one pointer (the intrusive link, rewritten by whoever queues it) to
-// its end: every field, the route (an offset, the same on every rank) and the schemes' extension area
-// included.
+// the end of the bytes the run reaches (Network::packet_bytes_in_use, the same on every rank): every field,
+// the route (an offset, the same on every rank) and the slots the run's schemes placed. Not the whole
+// struct: a pool packet cut to the run's layout ends there (PacketPool::fit_to_layout).
 constexpr std::size_t kPacketFrom = sizeof(Packet*);
-constexpr std::size_t kPacketBytes = sizeof(Packet) - kPacketFrom;
 static_assert(offsetof(Packet, next) == 0, "a packet's pointer comes first: the rest travels as bytes");
 static_assert(std::is_trivially_destructible_v<Packet>);
-constexpr std::size_t kRecordBytes = sizeof(RecordHead) + kPacketBytes;
+std::size_t packet_bytes(const Network& net) { return net.packet_bytes_in_use() - kPacketFrom; }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -55,6 +55,7 @@ void RankExchange::pack(RankWindowState& mine) {
   for (auto& m : out_) m.resize(sizeof(Header));
   if (!net_) return;
   const int me = link_.rank();
+  const std::size_t bytes = packet_bytes(*net_), record_bytes = sizeof(RecordHead) + bytes;
   for (std::size_t q = 0; q < net_->partitions(); ++q) {
     Partition& from = net_->partition(q);
     for (std::uint32_t gp = 0; gp < net_->global_partitions(); ++gp) {
@@ -64,15 +65,15 @@ void RankExchange::pack(RankWindowState& mine) {
       if (box.empty()) continue;
       RankMessage& m = out_[static_cast<std::size_t>(r)];
       std::size_t at = m.size();
-      m.resize(at + box.size() * kRecordBytes);
+      m.resize(at + box.size() * record_bytes);
       for (const HandedOverEvent& h : box) {
         auto* p = reinterpret_cast<Packet*>(h.event.arg);
         const auto* to = static_cast<const Port*>(h.event.target);  // a stand-in naming the far port
         const RecordHead head{h.event.time, h.event.order, h.offset_ps, to->node, to->index, 0};
         std::memcpy(m.data() + at, &head, sizeof head);
         std::memcpy(m.data() + at + sizeof head, reinterpret_cast<const unsigned char*>(p) + kPacketFrom,
-                    kPacketBytes);
-        at += kRecordBytes;
+                    bytes);
+        at += record_bytes;
         mine.next_ps = std::min(mine.next_ps, h.event.time);
         from.pool.put(p);
       }
@@ -83,18 +84,21 @@ void RankExchange::pack(RankWindowState& mine) {
 }
 
 void RankExchange::unpack(const RankMessage& in) {
-  const std::size_t n = (in.size() - sizeof(Header)) / kRecordBytes;
-  LOSSLESS_CHECK(sizeof(Header) + n * kRecordBytes == in.size(), "a message between ranks has a cut record");
-  LOSSLESS_CHECK(n == 0 || net_, "packets for a rank that runs no partition");
+  LOSSLESS_CHECK(in.size() >= sizeof(Header), "a message between ranks without its header");
+  if (in.size() == sizeof(Header)) return;
+  LOSSLESS_CHECK(net_, "packets for a rank that runs no partition");
+  const std::size_t bytes = packet_bytes(*net_), record_bytes = sizeof(RecordHead) + bytes;
+  const std::size_t n = (in.size() - sizeof(Header)) / record_bytes;
+  LOSSLESS_CHECK(sizeof(Header) + n * record_bytes == in.size(), "a message between ranks has a cut record");
   for (std::size_t i = 0; i < n; ++i) {
-    const unsigned char* rec = in.data() + sizeof(Header) + i * kRecordBytes;
+    const unsigned char* rec = in.data() + sizeof(Header) + i * record_bytes;
     RecordHead head;
     std::memcpy(&head, rec, sizeof head);
     LOSSLESS_CHECK(head.node < net_->topology().nodes() && net_->is_local(head.node),
                    "a packet for a node of another rank");
     Partition& partition = net_->partition_of(head.node);
     Packet* p = partition.pool.get();
-    std::memcpy(reinterpret_cast<unsigned char*>(p) + kPacketFrom, rec + sizeof head, kPacketBytes);
+    std::memcpy(reinterpret_cast<unsigned char*>(p) + kPacketFrom, rec + sizeof head, bytes);
     LOSSLESS_CHECK(p->route_offset == kNoRoute || p->route_offset < net_->route_port_count(),
                    "a packet's route offset beyond the flows' routes");
     p->next = nullptr;

@@ -27,7 +27,7 @@ RunResult summarize_run(const Network& net) {
   r.slowdown = summarize(std::move(slow));
   r.bins = slowdown_by_size(done);
   r.packets_allocated = net.packets_allocated();
-  r.packet_struct_bytes = PacketPool::slot_bytes();
+  r.packet_struct_bytes = net.packet_slot_bytes();
   r.flow_state_bytes = net.flow_state_bytes();
   r.first_start_ps = net.flows().empty() ? 0 : net.flows().front().start_ps;
   for (const Flow& f : net.flows()) r.first_start_ps = std::min(r.first_start_ps, f.start_ps);
