@@ -22,7 +22,7 @@ DeadlockDetector::DeadlockDetector(Network& net) : net_(net), logs_(net.partitio
     Switch& sw = net_.switch_at(s);
     const std::size_t part = net_.partition_of(sw.node()).id;
     for (Port& p : sw.ports)
-      if (!topo.is_host(net_.peer_node(p.node, p.index))) p.pause_log = &logs_[part];
+      if (!topo.is_host(net_.peer_node(p.node, p.index))) p.set_pause_log(&logs_[part]);
   }
 }
 
@@ -30,7 +30,7 @@ DeadlockDetector::~DeadlockDetector() { stop_logging(); }
 
 void DeadlockDetector::stop_logging() {
   for (std::uint32_t s = 0; s < net_.switch_count(); ++s)
-    for (Port& p : net_.switch_at(s).ports) p.pause_log = nullptr;
+    for (Port& p : net_.switch_at(s).ports) p.set_pause_log(nullptr);
   for (auto& log : logs_) log.clear();
 }
 
@@ -146,11 +146,11 @@ bool DeadlockDetector::holds_from(const Port& y, std::uint16_t in_port, std::uin
   auto [it, fresh] = holds_memo_.try_emplace({&y, (std::uint32_t{in_port} << 3) | prio}, false);
   if (!fresh) return it->second;
   bool found = false;
-  if (y.custom_queues) {
-    y.custom_queues->for_each(
+  if (y.custom_queues()) {
+    y.custom_queues()->for_each(
         [&](const Packet& p) { found = found || (p.in_port == in_port && p.priority == prio); });
   } else {
-    for (const Packet* p = y.queues[prio].front(); p && !found; p = p->next) found = p->in_port == in_port;
+    for (const Packet* p = y.queues()[prio].front(); p && !found; p = p->next) found = p->in_port == in_port;
   }
   it->second = found;
   return found;
@@ -175,7 +175,7 @@ bool DeadlockDetector::search(const Port* start, std::uint8_t prio, std::vector<
     bool advanced = false;
     while (f.next < sw.ports.size()) {
       const Port& y = sw.ports[f.next++];
-      if (!y.paused(prio) || !y.pause_log || !turn(s, in, y.index) || !holds_from(y, in, prio)) continue;
+      if (!y.paused(prio) || !y.pause_log() || !turn(s, in, y.index) || !holds_from(y, in, prio)) continue;
       if (&y == start) {
         for (const Frame& g : path) cycle.push_back(g.port);
         return true;

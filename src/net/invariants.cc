@@ -92,14 +92,14 @@ void FabricChecker::take_census() {
           census_.held_total[s] += p.wire_bytes;
         }
       };
-      for (const PacketFifo& q : port.queues) q.for_each(in_switch);
-      if (port.custom_queues) port.custom_queues->for_each(in_switch);
+      for (const PacketFifo& q : port.queues()) q.for_each(in_switch);
+      if (port.custom_queues()) port.custom_queues()->for_each(in_switch);
     }
   }
   for (std::uint32_t h = 0; h < topo.hosts; ++h) {
     if (!net_.is_local(h)) continue;
     const Port& port = net_.nic(h).port;
-    for (const PacketFifo& q : port.queues)
+    for (const PacketFifo& q : port.queues())
       q.for_each([&](const Packet& p) { note(p, &net_.peer_of(port)); });
   }
   // On a link: the delivery event to the receiving port is pending. Deliveries are the events whose handler
@@ -165,7 +165,7 @@ void FabricChecker::check_ports(TimePs now, bool drained) const {
   auto check_port = [&](const Port& port, Bytes capacity, const char* bound) {
     Bytes total = 0;
     for (int q = 0; q < kPriorities; ++q) {
-      const PacketFifo& fifo = port.queues[q];
+      const PacketFifo& fifo = port.queues()[q];
       Bytes bytes = 0;
       std::uint32_t count = 0;
       fifo.for_each([&](const Packet& p) {
@@ -179,14 +179,15 @@ void FabricChecker::check_ports(TimePs now, bool drained) const {
                                      bytes_text(bytes) + " in " + std::to_string(count));
       total += bytes;
     }
-    if (port.custom_queues) {
+    if (port.custom_queues()) {
       std::array<Bytes, kPriorities> by_prio{};
-      port.custom_queues->for_each([&](const Packet& p) { by_prio[p.priority & 7] += p.wire_bytes; });
+      port.custom_queues()->for_each([&](const Packet& p) { by_prio[p.priority & 7] += p.wire_bytes; });
       for (std::uint8_t q = 1; q < kPriorities; ++q) {
-        if (by_prio[q] != port.custom_queues->bytes(q))
+        if (by_prio[q] != port.custom_queues()->bytes(q))
           throw InvariantViolation("queue bytes", port_name(port) + " priority " + std::to_string(q), now,
-                                   "the port's queue set counts " + bytes_text(port.custom_queues->bytes(q)) +
-                                       " but holds " + bytes_text(by_prio[q]));
+                                   "the port's queue set counts " +
+                                       bytes_text(port.custom_queues()->bytes(q)) + " but holds " +
+                                       bytes_text(by_prio[q]));
         total += by_prio[q];
       }
     }
@@ -221,7 +222,7 @@ void FabricChecker::check_ports(TimePs now, bool drained) const {
                  sw.mmu.shared_pool_bytes() + sw.mmu.total_reserve_bytes() + sw.mmu.total_headroom_bytes());
     for (const Port& port : sw.ports) {
       // An architecture that sizes its queues itself bounds them (VOQ), not switch.buffer.
-      const Bytes own = port.custom_queues ? port.custom_queues->capacity() : 0;
+      const Bytes own = port.custom_queues() ? port.custom_queues()->capacity() : 0;
       check_port(port, own ? own : capacity, own ? "its queues' sizes" : "the switch's memory");
     }
   }
@@ -238,7 +239,7 @@ void FabricChecker::check_buffers(TimePs now) const {
     // The shared buffer accounts a packet from its arrival to its departure: its counters are the packets.
     bool exact = &buf == &sw.mmu;
     for (const Port& port : sw.ports)
-      if (port.custom_queues && port.custom_queues->releases_ingress()) exact = false;
+      if (port.custom_queues() && port.custom_queues()->releases_ingress()) exact = false;
     if (exact) {
       const SharedBufferMmu& mmu = sw.mmu;
       Bytes shared = 0;

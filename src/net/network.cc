@@ -74,7 +74,9 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
     LOSSLESS_CHECK(node_ports_[n].peer.size() < 0xffff, "too many ports on one node");
     if (is_local(n)) local_ports += node_ports_[n].peer.size();
   }
-  deep_prefetch_ = local_ports * sizeof(Port) / partitions > 4 * kL2CacheBytes;
+  // The ports' whole state (the two lines a hop reads and the state beside them), as when it was one object:
+  // the rule's threshold was measured so (docs/performance.md "Fourth pass").
+  deep_prefetch_ = local_ports * (sizeof(Port) + sizeof(PortState)) / partitions > 4 * kL2CacheBytes;
   routes_ = RoutingTable(topo_, node_ports_);
 
   // Only this rank's nodes are built; the others stay null.
@@ -102,6 +104,7 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
   // A port of a node of another rank: a stand-in that names it (the target of deliveries over that link).
   auto stand_in_for = [&](std::uint32_t node, std::uint32_t idx) -> Port& {
     Port& stand_in = remote_ports_.emplace_back();
+    stand_in.attach(remote_port_states_.emplace_back());
     stand_in.node = node;
     stand_in.index = static_cast<std::uint16_t>(idx);
     return stand_in;
@@ -117,7 +120,7 @@ Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, st
       while (node_ports_[peer].link[peer_idx] != node_ports_[n].link[idx]) ++peer_idx;
       Partition& partition = partition_of(n);
       p.sim = &partition.sim;
-      p.counters = &partition.counters;
+      p.set_counters(&partition.counters);
       if (node_partition_[peer] != partition.id) p.hand_over_to(&partition.outbox[node_partition_[peer]]);
       // A switch wires its own receive handler into its peers' ports (Switch::configure).
       p.deliver = topo_.is_host(peer) ? &RdmaNic::arrive_event : nullptr;

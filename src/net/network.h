@@ -259,6 +259,7 @@ class Network {
   std::vector<std::uint32_t> local_hosts_;
   // Stand-ins for the ports of other ranks at the far end of local links (node and port index only).
   std::deque<Port> remote_ports_;
+  std::deque<PortState> remote_port_states_;
   std::vector<std::unique_ptr<RoutingPolicy>> planners_;  // by switch index, for switches of other ranks
   std::vector<NodeClock> node_clocks_;  // order-key clocks: one per node, then the set-up context
   unsigned clock_shift_ = 0;            // node n's clock is node_clocks_[n << clock_shift_]

@@ -18,7 +18,7 @@ Packet* Port::dequeue() {
 void Port::transmit(Packet* p, NetCounters& hops_into, std::uint64_t owner_work) {
   const TimePs now = sim->now();
   const TimePs ser = ps_per_byte_ ? p->wire_bytes * ps_per_byte_ : clock_.tx_time(p->wire_bytes);
-  const TimePs delay = short_delay_ps_ != kLongDelay ? short_delay_ps_ : delay_ps_;
+  const TimePs delay = short_delay_ps_ != kLongDelay ? short_delay_ps_ : state_->delay_ps;
   ++hops_into.packet_hops;
   // One event per packet on the wire, due a fixed offset (serialization + propagation) after now: the event
   // queue keeps such events in a FIFO lane, so this costs no heap work. The event goes straight to the
@@ -27,7 +27,7 @@ void Port::transmit(Packet* p, NetCounters& hops_into, std::uint64_t owner_work)
   p->in_port = peer_index;
   const auto packet = reinterpret_cast<std::uint64_t>(p);
   if (hands_over_)
-    remote->push_back({{now + ser + delay, deliver_order, deliver, peer_owner, packet}, ser + delay});
+    remote_->push_back({{now + ser + delay, deliver_order, deliver, peer_owner, packet}, ser + delay});
   else
     sim->at_reserved(now + ser + delay, deliver_order, deliver, peer_owner, packet);
   busy_until_ = now + ser;
@@ -52,6 +52,7 @@ void Port::tx_done_event(void* target, std::uint64_t) {
 
 void Port::on_pfc(std::uint8_t prio, std::uint16_t quanta, std::uint8_t kind) {
   TimePs now = sim->now();
+  NetCounters* counters = state_->counters;
   if (counters->log_pfc) counters->pfc_log.push_back({now, node, index, prio, quanta > 0, quanta, kind});
   if (quanta == 0) {
     ++counters->resume_frames;
@@ -63,41 +64,41 @@ void Port::on_pfc(std::uint8_t prio, std::uint16_t quanta, std::uint8_t kind) {
   const bool newly_paused = !paused(prio);
   if (newly_paused) {
     paused_mask = static_cast<std::uint8_t>(paused_mask | (1u << prio));
-    paused_since_[prio] = now;
+    state_->paused_since[prio] = now;
   }
   // A pause lasts its quanta (512 bit times each) unless refreshed or resumed explicitly.
   TimePs duration = clock_.tx_time(std::uint64_t{quanta} * 64);
-  pause_until_[prio] = now + duration;
-  ++pause_gen_[prio];
-  sim->after(duration, &Port::pause_expire_event, this, (std::uint64_t{pause_gen_[prio]} << 3) | prio);
+  state_->pause_until[prio] = now + duration;
+  const std::uint32_t gen = ++state_->pause_gen[prio];
+  sim->after(duration, &Port::pause_expire_event, this, (std::uint64_t{gen} << 3) | prio);
   if (newly_paused) {
-    if (pause_log) pause_log->push_back({now, this, prio, true});
-    if (pause_changed) pause_changed(owner, index, prio, true);
+    if (state_->pause_log) state_->pause_log->push_back({now, this, prio, true});
+    if (state_->pause_changed) state_->pause_changed(owner, index, prio, true);
   }
 }
 
 void Port::pause_expire_event(void* target, std::uint64_t arg) {
   auto* port = static_cast<Port*>(target);
   auto prio = static_cast<std::uint8_t>(arg & 7u);
-  if ((arg >> 3) != port->pause_gen_[prio] || !port->paused(prio)) return;
-  ++port->counters->pause_expiries;
+  if ((arg >> 3) != port->state_->pause_gen[prio] || !port->paused(prio)) return;
+  ++port->state_->counters->pause_expiries;
   port->unpause(prio);
 }
 
 void Port::unpause(std::uint8_t prio) {
   paused_mask = static_cast<std::uint8_t>(paused_mask & ~(1u << prio));
-  ++pause_gen_[prio];
-  counters->paused_time_ps += sim->now() - paused_since_[prio];
-  if (pause_log) pause_log->push_back({sim->now(), this, prio, false});
-  if (pause_changed) pause_changed(owner, index, prio, false);
+  ++state_->pause_gen[prio];
+  state_->counters->paused_time_ps += sim->now() - state_->paused_since[prio];
+  if (state_->pause_log) state_->pause_log->push_back({sim->now(), this, prio, false});
+  if (state_->pause_changed) state_->pause_changed(owner, index, prio, false);
   kick_or_wait();
 }
 
 void Port::close_pause_accounting(TimePs end_ps) {
   for (std::uint8_t q = 0; q < kPriorities; ++q)
     if (paused(q)) {
-      counters->paused_time_ps += end_ps - paused_since_[q];
-      paused_since_[q] = end_ps;
+      state_->counters->paused_time_ps += end_ps - state_->paused_since[q];
+      state_->paused_since[q] = end_ps;
     }
 }
 

@@ -29,15 +29,47 @@ inline std::uint8_t round_robin_after(std::uint8_t q) {
   return q == kPriorities - 1 ? 1 : static_cast<std::uint8_t>(q + 1);
 }
 
+// What a port keeps that a packet passing it idle never reads: its per-priority queues, its pause
+// bookkeeping and the listeners of its pauses, its counters and the link delay's full value. Its owner
+// (switch, NIC) holds it beside its ports (Port::attach) so that the ports themselves are two cache lines: a
+// fat tree's ports, one of which every switch hop reads at random, then lie on a quarter of the 4 KiB pages
+// they took at 576 bytes each, which in a virtual machine whose host maps guest memory with 4 KiB pages is
+// what a TLB entry covers (k = 32: 41,000 switch ports on 1,300 pages instead of 5,800; docs/performance.md
+// "Twenty-third pass").
+class PortState {
+  friend class Port;
+
+ public:
+  // The port's own per-priority queues: the default queue set (net/switch_architecture.h).
+  std::array<PacketFifo, kPriorities> queues;
+  EgressQueues* custom_queues = nullptr;
+  void (*pause_changed)(void* owner, std::uint16_t port, std::uint8_t prio, bool paused) = nullptr;
+  std::vector<PauseTransition>* pause_log = nullptr;
+  NetCounters* counters = nullptr;
+
+ private:
+  TimePs delay_ps = 0;
+  std::array<std::uint32_t, kPriorities> pause_gen{};
+  std::array<TimePs, kPriorities> paused_since{};
+  std::array<TimePs, kPriorities> pause_until{};
+};
+
 class alignas(64) Port {
  public:
   using KickFn = void (*)(void* owner, std::uint16_t port);
 
+  Port() = default;
+  // Ports are wired by address (peers, events, pause logs): never copied.
+  Port(const Port&) = delete;
+  Port& operator=(const Port&) = delete;
+  // The state the port keeps beside it; once, before the port is wired.
+  void attach(PortState& state) { state_ = &state; }
+
   // Field order matters for speed. Ports are cache-line aligned, and a packet that finds its egress port idle
   // (most hops below saturation) reads and writes only the port's first line: the busy test, the
   // transmission's clock and delay, and where the delivery goes. Line 2 holds what a queued packet's kick and
-  // INT stamping read besides; the queues follow (a queued hop touches the line of its
-  // priority's queue), then the wiring and colder state. An arrival does not read its ingress port at all:
+  // INT stamping read besides and where the rest is (PortState: a queued hop touches the line of its
+  // priority's queue there). An arrival does not read its ingress port at all:
   // the delivery goes to the peer's owner and the packet carries the port's index (`peer_owner`,
   // `peer_index`), which at scale saves a cache miss per hop (the port was last touched a link delay
   // earlier).
@@ -57,7 +89,7 @@ class alignas(64) Port {
 
  private:
   // Line 1's copies of the clock's picoseconds per byte (0: the rate does not divide or the figure does not
-  // fit, ask clock_) and of the link delay (kLongDelay: does not fit, read delay_ps_), written by set_link.
+  // fit, ask clock_) and of the link delay (kLongDelay: does not fit, read the state's), written by set_link.
   static constexpr std::uint32_t kMaxCopy = ~std::uint32_t{0};
   static constexpr std::uint32_t kLongDelay = kMaxCopy;
   std::uint32_t ps_per_byte_ = 0;
@@ -67,7 +99,7 @@ class alignas(64) Port {
   std::uint8_t paused_mask = 0;
 
  private:
-  std::uint8_t nonempty_mask_ = 0;  // bit q: queues[q] holds a packet
+  std::uint8_t nonempty_mask_ = 0;  // bit q: queues()[q] holds a packet
   bool tx_done_pending_ = false;
   std::uint8_t rr_next_ = 1;
 
@@ -75,7 +107,7 @@ class alignas(64) Port {
   std::uint16_t peer_index = 0;  // the peer's index at its node: each packet sent carries it (`in_port`)
 
  private:
-  bool hands_over_ = false;       // remote != null
+  bool hands_over_ = false;       // remote_ != null
   bool counts_tx_bytes_ = false;  // count_tx_bytes
 
  public:
@@ -87,37 +119,36 @@ class alignas(64) Port {
 
  private:
   SerializationClock clock_;
-  TimePs delay_ps_ = 0;
   // Cumulative bytes serialized (INT's txBytes), kept only once something asked for it (count_tx_bytes):
   // adding to it on every transmission would bring this line into every hop.
   Bytes tx_bytes_ = 0;
+  std::vector<HandedOverEvent>* remote_ = nullptr;  // set by hand_over_to
+  PortState* state_ = nullptr;
 
  public:
-  NetCounters* counters = nullptr;  // the partition's (pauses; a transmission's hop is counted by the caller)
-
-  // --- line 3 on
   // The port's own per-priority queues: the default queue set (net/switch_architecture.h). Read-only outside
   // Port: pop through dequeue/pop_first_sendable. With a custom queue set they hold priority 0 only.
-  std::array<PacketFifo, kPriorities> queues;
+  const std::array<PacketFifo, kPriorities>& queues() const { return state_->queues; }
+  // The partition's counters (pauses; a transmission's hop is counted by the caller).
+  void set_counters(NetCounters* c) { state_->counters = c; }
 
   // The peer runs in another partition (`outbox`, net/partition.h): deliveries go there, not to `sim`.
   void hand_over_to(std::vector<HandedOverEvent>* outbox) {
-    remote = outbox;
+    remote_ = outbox;
     hands_over_ = outbox != nullptr;
   }
-  std::vector<HandedOverEvent>* remote = nullptr;  // set by hand_over_to
 
   // --- wiring (set once by the network builder) and colder state
   // The link: serialization rate and propagation delay.
   void set_link(RateBps rate_bps, TimePs delay_ps) {
     clock_ = SerializationClock(rate_bps);
-    delay_ps_ = delay_ps;
+    state_->delay_ps = delay_ps;
     const TimePs ps_per_byte = clock_.ps_per_byte();
     ps_per_byte_ = ps_per_byte <= kMaxCopy ? static_cast<std::uint32_t>(ps_per_byte) : 0;
     short_delay_ps_ = delay_ps < kLongDelay ? static_cast<std::uint32_t>(delay_ps) : kLongDelay;
   }
   const SerializationClock& clock() const { return clock_; }
-  TimePs delay_ps() const { return delay_ps_; }
+  TimePs delay_ps() const { return state_->delay_ps; }
   // From now on, every transmission adds its bytes to tx_bytes(): a switch does it for its ports when a
   // mechanism is added (Switch::add_hooks).
   void count_tx_bytes() { counts_tx_bytes_ = true; }
@@ -130,12 +161,16 @@ class alignas(64) Port {
   }
   // A switch port's own queue set for data priorities, when its switch's architecture or a mechanism gives it
   // one (only the switch's extended packet path looks at it).
-  EgressQueues* custom_queues = nullptr;
+  EgressQueues* custom_queues() const { return state_->custom_queues; }
+  void set_custom_queues(EgressQueues* q) { state_->custom_queues = q; }
   // Told when the peer pauses or resumes a priority of this port (only set when a scheme listens).
-  void (*pause_changed)(void* owner, std::uint16_t port, std::uint8_t prio, bool paused) = nullptr;
+  void set_pause_listener(void (*changed)(void* owner, std::uint16_t port, std::uint8_t prio, bool paused)) {
+    state_->pause_changed = changed;
+  }
   // When set, every change of this port's pause state is appended here (PFC deadlock detection,
   // net/deadlock.h).
-  std::vector<PauseTransition>* pause_log = nullptr;
+  std::vector<PauseTransition>* pause_log() const { return state_->pause_log; }
+  void set_pause_log(std::vector<PauseTransition>* log) { state_->pause_log = log; }
 
   RateBps rate_bps() const { return clock_.rate_bps(); }
   // Serializing a packet now. For a lazy port the transmission ends at busy_until_, at the order its
@@ -169,11 +204,11 @@ class alignas(64) Port {
     if (prio != kControlPriority) rr_next_ = round_robin_after(prio);
   }
   // While `prio` is paused: since when, and when the pause in force ends unless refreshed or resumed.
-  TimePs paused_since(std::uint8_t prio) const { return paused_since_[prio]; }
-  TimePs pause_until(std::uint8_t prio) const { return pause_until_[prio]; }
+  TimePs paused_since(std::uint8_t prio) const { return state_->paused_since[prio]; }
+  TimePs pause_until(std::uint8_t prio) const { return state_->pause_until[prio]; }
 
   void enqueue(Packet* p) {
-    queues[p->priority].push(p);
+    state_->queues[p->priority].push(p);
     queued_bytes += p->wire_bytes;
     nonempty_mask_ = static_cast<std::uint8_t>(nonempty_mask_ | (1u << p->priority));
   }
@@ -182,8 +217,8 @@ class alignas(64) Port {
   // With a custom queue set: a data-priority packet goes to it, priority 0 to the port's own queue.
   // False: the custom queue set refused the packet (the caller still owns it).
   bool enqueue_from(Packet* p, std::uint16_t in_port) {
-    if (custom_queues && p->priority != kControlPriority) {
-      if (!custom_queues->enqueue(p, in_port)) return false;
+    if (EgressQueues* custom = state_->custom_queues; custom && p->priority != kControlPriority) {
+      if (!custom->enqueue(p, in_port)) return false;
       queued_bytes += p->wire_bytes;
     } else {
       enqueue(p);
@@ -192,26 +227,28 @@ class alignas(64) Port {
   }
   // Priority 0 first, then the custom queue set (or the port's own queues); `retry_ps` as EgressQueues.
   Packet* dequeue_from_any(TimePs& retry_ps) {
-    if (!custom_queues) return dequeue();
+    EgressQueues* custom = state_->custom_queues;
+    if (!custom) return dequeue();
     if (nonempty_mask_ & (1u << kControlPriority)) return pop_from(kControlPriority);
-    Packet* p = custom_queues->dequeue(paused_mask, sim->now(), retry_ps);
+    Packet* p = custom->dequeue(paused_mask, sim->now(), retry_ps);
     if (p) queued_bytes -= p->wire_bytes;
     return p;
   }
   // Bytes of data priorities queued (everything but priority 0).
-  Bytes data_bytes() const { return queued_bytes - queues[kControlPriority].bytes(); }
+  Bytes data_bytes() const { return queued_bytes - state_->queues[kControlPriority].bytes(); }
   // Bytes queued at priority `prio`, in the custom queue set if the port has one.
   Bytes priority_bytes(std::uint8_t prio) const {
-    return custom_queues && prio != kControlPriority ? custom_queues->bytes(prio) : queues[prio].bytes();
+    const EgressQueues* custom = state_->custom_queues;
+    return custom && prio != kControlPriority ? custom->bytes(prio) : state_->queues[prio].bytes();
   }
   // Every queued data-priority packet.
   template <class F>
   void for_each_data_packet(F&& f) const {
-    if (custom_queues) {
-      custom_queues->for_each(f);
+    if (const EgressQueues* custom = state_->custom_queues) {
+      custom->for_each(f);
       return;
     }
-    for (int q = 1; q < kPriorities; ++q) queues[q].for_each(f);
+    for (int q = 1; q < kPriorities; ++q) state_->queues[q].for_each(f);
   }
   // The lowest non-empty, non-paused priority (a NIC's reply queues), or null. With `ignore_pause`, the
   // lowest non-empty one.
@@ -241,15 +278,13 @@ class alignas(64) Port {
   void unpause(std::uint8_t prio);
 
   Packet* pop_from(std::uint8_t q) {
-    Packet* p = queues[q].pop();
+    PacketFifo& fifo = state_->queues[q];
+    Packet* p = fifo.pop();
     queued_bytes -= p->wire_bytes;
-    if (queues[q].empty()) nonempty_mask_ = static_cast<std::uint8_t>(nonempty_mask_ & ~(1u << q));
+    if (fifo.empty()) nonempty_mask_ = static_cast<std::uint8_t>(nonempty_mask_ & ~(1u << q));
     return p;
   }
-
-  std::array<std::uint32_t, kPriorities> pause_gen_{};
-  std::array<TimePs, kPriorities> paused_since_{};
-  std::array<TimePs, kPriorities> pause_until_{};
 };
+static_assert(sizeof(Port) == 128, "a port is its two lines; the rest is its PortState");
 
 }  // namespace lossless

@@ -27,6 +27,7 @@ RdmaNic::RdmaNic(Network& net, std::uint32_t host)
       host_(host),
       wake_(Timer::bind<RdmaNic, &RdmaNic::on_wake>(this)),
       ack_timer_(Timer::bind<RdmaNic, &RdmaNic::on_ack_timer>(this)) {
+  port.attach(port_state_);
   if (net.deep_prefetch()) partition_.sim.add_prefetcher(&RdmaNic::arrive_event, &RdmaNic::prefetch_arrival);
 }
 

@@ -146,6 +146,7 @@ class RdmaNic {
   // (due, flow) in the order the timeouts started, which is the order they run out (one timeout for all).
   std::deque<std::pair<TimePs, std::uint32_t>> ack_due_;
   Timer ack_timer_;
+  PortState port_state_;  // the port's queues and pause bookkeeping (cold: last)
 };
 
 }  // namespace lossless

@@ -79,7 +79,7 @@ TEST(Port, APauseLogAndListenerSeeEveryChange) {
   Star s;
   Port& port = s.net.nic(0).port;
   std::vector<PauseTransition> log;
-  port.pause_log = &log;
+  port.set_pause_log(&log);
   port.on_pfc(2, 100, PauseKinds::kStandard);
   port.on_pfc(2, 100, PauseKinds::kStandard);  // a refresh: no change
   port.on_pfc(2, 0, PauseKinds::kStandard);
@@ -87,7 +87,7 @@ TEST(Port, APauseLogAndListenerSeeEveryChange) {
   EXPECT_TRUE(log[0].paused);
   EXPECT_FALSE(log[1].paused);
   EXPECT_EQ(log[1].prio, 2);
-  port.pause_log = nullptr;
+  port.set_pause_log(nullptr);
 }
 
 TEST(Port, ControlFirstThenRoundRobinOverUnpausedPriorities) {
@@ -220,8 +220,8 @@ TEST(Switch, AnArrivingPacketIsAccountedAtThePortItCameInOn) {
   nic.enqueue(p);
   nic.kick_or_wait();
   s.sim().run(2 * kPsPerUs);
-  ASSERT_EQ(sw.ports[0].queues[3].count(), 1u);
-  EXPECT_EQ(sw.ports[0].queues[3].front()->in_port, 2);
+  ASSERT_EQ(sw.ports[0].queues()[3].count(), 1u);
+  EXPECT_EQ(sw.ports[0].queues()[3].front()->in_port, 2);
   EXPECT_EQ(sw.mmu.ingress_bytes(2, 3), 1000u);
   EXPECT_EQ(sw.mmu.ingress_bytes(1, 3), 0u);
   EXPECT_EQ(sw.mmu.ingress_bytes(0, 3), 0u);
@@ -232,8 +232,8 @@ TEST(Switch, ItsPauseFramesTravelAtControlPriorityWithTheirQuanta) {
   Switch& sw = s.net.switch_at(0);
   sw.queue_pause_frame(1, 4, 300);
   const Port& out = sw.ports[1];
-  ASSERT_EQ(out.queues[kControlPriority].count(), 1u);
-  const Packet& f = *out.queues[kControlPriority].front();
+  ASSERT_EQ(out.queues()[kControlPriority].count(), 1u);
+  const Packet& f = *out.queues()[kControlPriority].front();
   EXPECT_EQ(f.type, PacketType::kPfc);
   EXPECT_EQ(f.pfc_priority, 4);
   EXPECT_EQ(f.pfc_quanta, 300);
@@ -383,10 +383,10 @@ TEST(RdmaNic, APacketSentToAnIdlePortGoesOutAtOnceUnlessItsPriorityIsPaused) {
   waits->priority = 3;
   paused_nic.send(waits);
   EXPECT_FALSE(paused_nic.port.busy());
-  EXPECT_EQ(paused_nic.port.queues[3].count(), 1u);
+  EXPECT_EQ(paused_nic.port.queues()[3].count(), 1u);
   paused_nic.port.on_pfc(3, 0, PauseKinds::kStandard);  // the resume kicks the port
   EXPECT_TRUE(paused_nic.port.busy());
-  EXPECT_EQ(paused_nic.port.queues[3].count(), 0u);
+  EXPECT_EQ(paused_nic.port.queues()[3].count(), 0u);
 }
 
 // Arrivals' second-stage prefetch is registered only where a partition's ports outgrow four L2 caches

@@ -13,7 +13,10 @@ Switch::Switch(Network& net, std::uint32_t index, std::uint32_t node, std::size_
       partition_(net.partition_of(node)),
       index_(index),
       node_(node),
-      rng_(net.seed(), "switch", index) {}
+      rng_(net.seed(), "switch", index),
+      port_states_(n_ports) {
+  for (std::size_t i = 0; i < n_ports; ++i) ports[i].attach(port_states_[i]);
+}
 
 Switch::~Switch() = default;
 
@@ -81,7 +84,7 @@ void Switch::select_path() {
   for (auto& p : ports) {
     p.kick = path.kick;
     net_.peer_of(p).deliver = path.arrive;  // the port at the other end delivers into this switch
-    p.pause_changed = on_pause_.empty() ? nullptr : &Switch::on_pause_change;
+    p.set_pause_listener(on_pause_.empty() ? nullptr : &Switch::on_pause_change);
   }
 }
 
@@ -119,7 +122,7 @@ void Switch::set_egress_queues(std::uint16_t port, std::unique_ptr<EgressQueues>
                       custom_queues_owner_[port] + " and " + owner +
                           " cannot be combined: each gives every port its own queue set (port " +
                           std::to_string(port) + " of switch " + net_.topology().node_name(node_) + ")");
-  ports[port].custom_queues = q.get();
+  ports[port].set_custom_queues(q.get());
   custom_queues_owner_[port] = owner;
   custom_queues_[port] = std::move(q);
   if (!retry_) {

@@ -162,6 +162,7 @@ class Switch {
   std::vector<std::string> custom_queues_owner_;              // by port: who gave it (set_egress_queues)
   std::unique_ptr<RetryTimer[]> retry_;
   void (*release_)(Switch&, const Packet&, std::uint16_t) = nullptr;  // of the compiled path
+  std::vector<PortState> port_states_;  // by port: what a packet passing a port idle never reads
 };
 
 }  // namespace lossless

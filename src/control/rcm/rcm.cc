@@ -155,7 +155,7 @@ RcmMechanism::RcmMechanism(const RcmParams& p, Switch& sw, Network& net)
       cn_(net.slots().bind(kRcmCnFields)) {
   const std::size_t n = sw.ports.size();
   for (Port& port : sw.ports) {
-    auto* q = dynamic_cast<VoqQueues*>(port.custom_queues);
+    auto* q = dynamic_cast<VoqQueues*>(port.custom_queues());
     if (!q) throw ConfigError("", "switch.mechanism", "rcm needs switch.architecture: voq");
     queues_.push_back(q);
     to_switch_.push_back(!net.topology().is_host(net.peer_node(port.node, port.index)));
