@@ -54,6 +54,13 @@ SharedBufferMmu::SharedBufferMmu(const SwitchConfig& cfg, const std::vector<Port
   Bytes fixed = total_headroom_ + total_reserve_;
   shared_pool_ = cfg.shared_buffer_bytes ? cfg.shared_buffer_bytes
                                          : (cfg.buffer_bytes > fixed ? cfg.buffer_bytes - fixed : 0);
+  empty_pass_bytes_ = cfg_.reserve_bytes;
+  for (const auto& p : ports_) {
+    if (cfg_.threshold == PfcThreshold::kStatic)
+      empty_pass_bytes_ = std::min(empty_pass_bytes_, p.xoff_bytes > 0 ? p.xoff_bytes - 1 : 0);
+    else if (static_cast<double>(shared_pool_) * p.alpha < 1.0)
+      empty_pass_bytes_ = 0;
+  }
 }
 
 Bytes SharedBufferMmu::threshold(std::uint16_t port) const {

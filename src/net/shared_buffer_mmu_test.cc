@@ -276,6 +276,41 @@ TEST(SharedBufferMmu, PassesUnaccountedOnlyWhenAdmitAndReleaseWouldChangeNothing
   EXPECT_GT(refused, 1'000);
 }
 
+// With nothing held and nothing paused the buffer answers from its counters: a packet passes when every
+// port would let it (static Xoff above it, a dynamic threshold of at least a byte, within the reserve); a
+// larger one is answered by its own account, as before.
+TEST(SharedBufferMmu, AnEmptyBufferPassesWhatEveryPortLetsThroughAndAsksTheAccountOtherwise) {
+  SwitchConfig statics = small_switch();
+  statics.threshold = PfcThreshold::kStatic;
+  SharedBufferMmu fixed(statics, {{1'000, 0.125, 3'000, 1'000}, {1'000, 0.125, 10'000, 5'000}}, true);
+  EXPECT_TRUE(fixed.holds_nothing());
+  EXPECT_TRUE(fixed.passes_unaccounted(0, 1, 2'999));
+  EXPECT_FALSE(fixed.passes_unaccounted(0, 1, 3'000));  // reaches port 0's Xoff: it would pause
+  EXPECT_TRUE(fixed.passes_unaccounted(1, 1, 3'500));   // port 1's Xoff is higher
+  EXPECT_FALSE(fixed.passes_unaccounted(1, 1, 4'097));  // beyond the reserve
+  ASSERT_TRUE(fixed.admit(1, 3, 100));
+  EXPECT_FALSE(fixed.holds_nothing());
+  EXPECT_TRUE(fixed.passes_unaccounted(0, 1, 2'000));  // from port 0's account, which is empty
+  fixed.release(1, 3, 100);
+  EXPECT_TRUE(fixed.holds_nothing());
+  fixed.set_paused(0, 1, true);
+  EXPECT_FALSE(fixed.holds_nothing());
+  EXPECT_FALSE(fixed.passes_unaccounted(0, 1, 100));  // its account has paused the upstream
+  EXPECT_TRUE(fixed.passes_unaccounted(1, 1, 100));
+  fixed.set_paused(0, 1, true);  // again: still one paused account
+  fixed.set_paused(0, 1, false);
+  EXPECT_TRUE(fixed.holds_nothing());
+
+  // A port whose threshold of the whole pool is below a byte pauses at any packet, so only the accounts
+  // answer, and differently per port.
+  SharedBufferMmu dynamic(small_switch(), {{1'000, 0.125}, {1'000, 1e-12}}, true);
+  EXPECT_TRUE(dynamic.holds_nothing());
+  EXPECT_TRUE(dynamic.passes_unaccounted(0, 1, 1'000));
+  EXPECT_FALSE(dynamic.passes_unaccounted(1, 1, 1'000));
+  ASSERT_TRUE(dynamic.admit(1, 1, 1'000));
+  EXPECT_TRUE(dynamic.should_pause(1, 1));
+}
+
 // The pool full to its last byte: even a packet within its port's reserve must pause the upstream (the
 // dynamic threshold is 0), so it cannot pass unaccounted.
 TEST(SharedBufferMmu, APacketWithinItsReserveDoesNotPassUnaccountedWhenThePoolIsFull) {

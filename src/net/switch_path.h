@@ -232,7 +232,9 @@ struct SwitchPath {
     const auto* egress =
         reinterpret_cast<const char*>(&sw.ports[sw.flow_routes[p->route_offset + p->route_hop]]);
     __builtin_prefetch(egress);
-    if constexpr (std::is_same_v<Buffer, SharedBufferMmu>) sw.mmu.prefetch_account(p->in_port, p->priority);
+    // An empty buffer answers without the account (SharedBufferMmu::holds_nothing).
+    if constexpr (std::is_same_v<Buffer, SharedBufferMmu>)
+      if (!sw.mmu.holds_nothing()) sw.mmu.prefetch_account(p->in_port, p->priority);
   }
   static SwitchPathFns fns() {
     return {&SwitchPath::arrive, &SwitchPath::prefetch_arrival, &SwitchPath::kick, &SwitchPath::release};
