@@ -167,7 +167,7 @@ static_assert(offsetof(Packet, sent_ps) == 16 && offsetof(Packet, route_offset) 
 // and five times more packets to a 4 KiB page, which in a virtual machine whose host maps guest memory with
 // 4 KiB pages is what a TLB entry covers (docs/performance.md "Twenty-third pass"). A packet's bytes beyond
 // its slot are never read or written: nothing copies a packet by value out of the pool, and the rank
-// exchange moves the bytes in use only (slot_bytes_for).
+// exchange moves the bytes in use only (Network::packet_bytes_in_use).
 class PacketPool {
  public:
   PacketPool() = default;

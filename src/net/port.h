@@ -36,18 +36,16 @@ inline std::uint8_t round_robin_after(std::uint8_t q) {
 // they took at 576 bytes each, which in a virtual machine whose host maps guest memory with 4 KiB pages is
 // what a TLB entry covers (k = 32: 41,000 switch ports on 1,300 pages instead of 5,800; docs/performance.md
 // "Twenty-third pass").
+// Only its port reads or writes it (through Port's accessors).
 class PortState {
   friend class Port;
 
- public:
   // The port's own per-priority queues: the default queue set (net/switch_architecture.h).
   std::array<PacketFifo, kPriorities> queues;
   EgressQueues* custom_queues = nullptr;
   void (*pause_changed)(void* owner, std::uint16_t port, std::uint8_t prio, bool paused) = nullptr;
   std::vector<PauseTransition>* pause_log = nullptr;
   NetCounters* counters = nullptr;
-
- private:
   TimePs delay_ps = 0;
   std::array<std::uint32_t, kPriorities> pause_gen{};
   std::array<TimePs, kPriorities> paused_since{};

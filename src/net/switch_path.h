@@ -176,8 +176,10 @@ struct SwitchPath {
         Buffer& buf = buffer(sw);
         // A queue set that releases packets itself (virtual output queues) already did.
         bool release_here = true;
-        if constexpr (kQueues)
-          release_here = !(out.custom_queues() && out.custom_queues()->releases_ingress());
+        if constexpr (kQueues) {
+          const EgressQueues* custom = out.custom_queues();
+          release_here = !(custom && custom->releases_ingress());
+        }
         if (release_here) buf.release(p->in_port, prio, p->wire_bytes, out.index);
         // RED on the instantaneous queue of (port, priority), decided at dequeue (an empty queue is never
         // marked: should_mark(port, 0) is false and draws nothing).
