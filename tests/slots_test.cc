@@ -94,6 +94,7 @@ class IntAndMarkProbe final : public SwitchMechanism {
         tcd_(static_cast<const TcdSwitch&>(*sw.mechanism())),
         int_(net.slots().bind(kIntRecords)),
         mark_(net.slots().bind(kTcdMark)),
+        rates_(net.link_rates()),
         seen_(seen) {}
   unsigned packet_hooks() const override { return kOnDequeue; }
   void on_dequeue(const Port& egress, Packet& p) override {
@@ -101,7 +102,9 @@ class IntAndMarkProbe final : public SwitchMechanism {
     ++seen_.data;
     // A dumbbell: data from the left hosts crosses switch 0, then switch 1.
     const IntRecords& r = p.ext(int_);
-    if (r.hops != sw_.index() + 1 || r.hop[r.hops - 1].rate_bps != egress.rate_bps()) ++seen_.bad_hops;
+    if (r.hops != sw_.index() + 1 ||
+        rates_.as_double()[r.hop[r.hops - 1].rate_index()] != static_cast<double>(egress.rate_bps()))
+      ++seen_.bad_hops;
     if (tcd_.port_state(egress.index).state() == TcdPortState::State::kUndetermined) {
       ++seen_.marked;
       if (!p.ext(mark_).ue) ++seen_.lost_marks;
@@ -113,6 +116,7 @@ class IntAndMarkProbe final : public SwitchMechanism {
   const TcdSwitch& tcd_;
   Slot<IntRecords> int_;
   Slot<TcdMark> mark_;
+  const LinkRates& rates_;
   IntAndMarks& seen_;
 };
 

@@ -27,8 +27,9 @@ struct EventPayload {
   std::uint64_t arg;
 };
 // Starts fetching what an event will touch: its target and its argument (the first line, or with `whole_arg`
-// all four of a 256-byte packet). Prefetches never fault, whatever the argument holds. Always inlined: gcc
-// deletes calls to a small out-of-line function that only prefetches (it has no side effects).
+// the three of a 192-byte packet: an HPCC packet with its INT records, net/int_stamp.h). Prefetches never
+// fault, whatever the argument holds. Always inlined: gcc deletes calls to a small out-of-line function that
+// only prefetches (it has no side effects).
 [[gnu::always_inline]] inline void prefetch_event(const EventPayload& p, bool whole_arg) {
   __builtin_prefetch(p.target);
   const auto* arg = reinterpret_cast<const char*>(p.arg);
@@ -36,7 +37,6 @@ struct EventPayload {
   if (whole_arg) {
     __builtin_prefetch(arg + 64);
     __builtin_prefetch(arg + 128);
-    __builtin_prefetch(arg + 192);
   }
 }
 // One 128-bit comparison (cmp + sbb): cheaper than comparing time, then order.

@@ -107,7 +107,7 @@ class EventQueue {
     near_.for_each(f);
     for (const Lane& lane : lanes_) lane.for_each(f);
   }
-  // Whether the lanes' look-ahead prefetch takes all four lines of an event's argument (Simulator::
+  // Whether the lanes' look-ahead prefetch takes the first three lines of an event's argument (Simulator::
   // set_prefetch_whole_arg) rather than its first.
   void set_touch_whole_arg(bool on) { touch_whole_arg_ = on; }
   // The next event's payload (the event loop prefetches what it will touch). The queue must not be empty.

@@ -94,8 +94,9 @@ class Simulator {
   void for_each_pending(F&& f) const {
     queue_.for_each(f);
   }
-  // Prefetch all four cache lines of the next event's argument (a 256-byte packet), not only the first: worth
-  // it when handlers read whole packets (INT records); otherwise it only spends memory bandwidth.
+  // Prefetch the first three cache lines of the next event's argument (a 192-byte packet), not only the
+  // first: worth it when handlers read whole packets (INT records); otherwise it only spends memory
+  // bandwidth.
   void set_prefetch_whole_arg(bool on) {
     prefetch_whole_arg_ = on;
     queue_.set_touch_whole_arg(on);

@@ -31,6 +31,7 @@ struct ReceiverContext;
 struct Flow;
 class RdmaNic;
 class MechanismFactory;
+class LinkRates;
 
 // What a scheme may know of the fabric when it creates per-flow or per-NIC state.
 struct CcEnv {
@@ -50,6 +51,9 @@ struct CcEnv {
   // Of the flow a per-flow part serves (0 in a per-NIC part's): the switches its data packets cross (the hop
   // count a sender reads from the TTL; every shortest path has the same count).
   std::uint32_t path_switches = 0;
+  // The topology's link rates, by which INT records name a port's rate (net/int_stamp.h); null in a bare
+  // environment that no INT run uses.
+  const LinkRates* link_rates = nullptr;
 };
 
 // Cache-line aligned for the same reason as SenderQp.

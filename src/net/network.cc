@@ -32,7 +32,7 @@ constexpr std::size_t kL2CacheBytes = std::size_t{2} << 20;
 
 Network::Network(Topology topo, const SwitchConfig& sw, const NicConfig& nic, std::uint64_t seed,
                  unsigned partitions, RankLink* link)
-    : topo_(std::move(topo)), sw_cfg_(sw), nic_cfg_(nic), seed_(seed) {
+    : topo_(std::move(topo)), link_rates_(topo_.links), sw_cfg_(sw), nic_cfg_(nic), seed_(seed) {
   resolve_switch_schemes(sw_cfg_);
   // The switch schemes' packet slots, before any switch builds its schemes (the mechanism's and the
   // congestion control's follow as they are installed; the scenario reader laid out the same to check them).
@@ -464,8 +464,9 @@ void Network::install_flows(std::vector<Flow> flows, const CcFactory& cc) {
 
 CcEnv Network::cc_env(std::uint32_t host, TimePs data_one_way_ps, TimePs ack_one_way_ps,
                       std::uint32_t path_switches) {
-  return CcEnv{sim_of(host),    nic_cfg_,       max_base_rtt_ps_,   max_bdp_bytes_, *nics_[host], seed_,
-               data_one_way_ps, ack_one_way_ps, sw_cfg_.lossless(), layout_,        path_switches};
+  return CcEnv{sim_of(host),       nic_cfg_, max_base_rtt_ps_, max_bdp_bytes_,
+               *nics_[host],       seed_,    data_one_way_ps,  ack_one_way_ps,
+               sw_cfg_.lossless(), layout_,  path_switches,    &link_rates_};
 }
 
 void Network::append_mirrored_route(std::uint32_t src, std::uint32_t dst, std::uint32_t forward) {

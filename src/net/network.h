@@ -198,6 +198,8 @@ class Network {
   std::size_t route_port_count() const { return route_ports_.size(); }
   TimePs ideal_fct_ps(const Flow& f) const;
   TimePs max_base_rtt_ps() const { return max_base_rtt_ps_; }
+  // The topology's distinct link rates, by which INT records name a port's rate.
+  const LinkRates& link_rates() const { return link_rates_; }
   Bytes max_bdp_bytes() const { return max_bdp_bytes_; }
 
   void flow_completed(SenderQp& qp);
@@ -241,6 +243,7 @@ class Network {
   bool all_route_per_flow() const;
 
   Topology topo_;
+  LinkRates link_rates_;  // the topology's link rates, for INT records (net/int_stamp.h)
   SwitchConfig sw_cfg_;
   NicConfig nic_cfg_;
   std::uint64_t seed_;

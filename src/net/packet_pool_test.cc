@@ -54,14 +54,16 @@ TEST(PacketPool, PacketsFirstLinesSpreadOverTheCacheSets) {
 }
 
 // Fitted to a layout, a pool carves packets of the bytes the run reaches, in an odd number of cache lines:
-// one line when no scheme placed a slot (no slot checks), five for HPCC's 168 bytes of INT records.
+// one line when no scheme placed a slot (no slot checks), three for HPCC's 128 bytes of INT records, five for
+// 168.
 TEST(PacketPool, AFittedPoolCarvesPacketsOfTheBytesTheRunReaches) {
   EXPECT_EQ(PacketPool::slot_bytes_for(64), 64u);
   EXPECT_EQ(PacketPool::slot_bytes_for(65), 192u);
   EXPECT_EQ(PacketPool::slot_bytes_for(192), 192u);
   EXPECT_EQ(PacketPool::slot_bytes_for(232), 320u);
   EXPECT_EQ(PacketPool::slot_bytes_for(sizeof(Packet)), 320u);
-  for (std::size_t used : {std::size_t{0}, std::size_t{8}, std::size_t{168}, Packet::kExtBytes}) {
+  for (std::size_t used :
+       {std::size_t{0}, std::size_t{8}, std::size_t{128}, std::size_t{168}, Packet::kExtBytes}) {
     PacketPool pool;
     pool.fit_to_layout(used);
     const std::size_t stride = PacketPool::slot_bytes_for(kPacketSlotsFrom + used);

@@ -5,6 +5,7 @@
 #include "control/cc_scheme.h"
 #include "control/hpcc/most_utilised.h"
 #include "control/window.h"
+#include "core/error.h"
 
 namespace lossless {
 
@@ -45,7 +46,9 @@ HpccSender::HpccSender(const HpccParams& p, SenderQp& qp, const CcEnv& env)
                                       static_cast<double>(p.expected_flows)
                                 : static_cast<double>(p.rate_ai)),
       ref_rate_(static_cast<double>(qp.line_rate_bps)),
-      int_(env.slots.bind(kIntRecords)) {
+      int_(env.slots.bind(kIntRecords)),
+      link_rate_bps_(env.link_rates ? env.link_rates->as_double() : nullptr) {
+  LOSSLESS_CHECK(link_rate_bps_, "an HPCC sender needs the run's link rates (CcEnv::link_rates)");
   apply_window_mode(p.window, qp, env);
 }
 
@@ -75,13 +78,13 @@ void HpccSender::update(const Packet& ack, bool commit) {
   for (std::uint8_t i = 0; i < r.hops && i < hops_; ++i) {
     const IntHop& now = r.hop[i];
     const IntHop& prev = last_[i];
-    if (p_.sample_feedback && !commit && now.qlen_bytes == 0) continue;
+    if (p_.sample_feedback && !commit && now.qlen_bytes() == 0) continue;
     any = true;
     double dt = static_cast<double>(now.time_ps - prev.time_ps);
-    double rate = static_cast<double>(now.rate_bps);
+    double rate = link_rate_bps_[now.rate_index()];
     const Bytes sent = now.tx_bytes - prev.tx_bytes;
     double tx_rate = dt > 0 ? static_cast<double>(sent) * 8.0 * 1e12 / dt : 0;
-    const Bytes qlen = std::min(now.qlen_bytes, prev.qlen_bytes);
+    const Bytes qlen = std::min(now.qlen_bytes(), prev.qlen_bytes());
     // Queue term: min(qlen) / (B_i T) (paper), or the HPCC code's min(qlen) R_nic / (B_i maxBdp), which is
     // the same for a NIC at the fastest host rate and smaller for slower NICs. A term whose numerator is
     // zero is exactly +0 (the link is usually idle or its queue empty): its divisions are skipped.

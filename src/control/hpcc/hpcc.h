@@ -96,6 +96,7 @@ class HpccSender final : public CongestionControl {
   std::uint8_t hops_ = 0;
   std::array<IntHop, kMaxIntHops> last_{};
   Slot<IntRecords> int_;
+  const double* link_rate_bps_;  // by a record's rate index (net/int_stamp.h)
 };
 
 // The receiver: the RoCEv2 notification point, and each ACK carries back the data packet's INT records (on

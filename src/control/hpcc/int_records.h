@@ -3,6 +3,7 @@
 // schemes pay nothing.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "core/simulator.h"
 #include "net/int_stamp.h"
@@ -25,6 +26,7 @@ class IntStamper final : public SwitchMechanism {
 
  private:
   Simulator& sim_;
+  std::vector<std::uint64_t> rate_tags_;  // by port: its rate's index, shifted into place
   IntStamping stamp_;
 };
 
