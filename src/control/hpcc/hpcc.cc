@@ -70,15 +70,18 @@ void HpccSender::on_ack(const Packet& ack) {
 }
 
 void HpccSender::update(const Packet& ack, bool commit) {
-  double max_u = 0;
-  double tau_ps = 0;
+  MostUtilisedHop most(0, 0);
   bool any = false;
   const double line = static_cast<double>(qp_.line_rate_bps);
   const IntRecords& r = ack.ext(int_);
-  for (std::uint8_t i = 0; i < r.hops && i < hops_; ++i) {
+  // Both loop-invariant, read once: the compiler reloaded them on every hop (the records are memory it
+  // cannot tell apart from the parameters).
+  const std::uint8_t hops = std::min(r.hops, hops_);
+  const bool skip_empty = p_.sample_feedback && !commit;
+  for (std::uint8_t i = 0; i < hops; ++i) {
     const IntHop& now = r.hop[i];
     const IntHop& prev = last_[i];
-    if (p_.sample_feedback && !commit && now.qlen_bytes() == 0) continue;
+    if (skip_empty && now.qlen_bytes() == 0) continue;
     any = true;
     double dt = static_cast<double>(now.time_ps - prev.time_ps);
     double rate = link_rate_bps_[now.rate_index()];
@@ -93,14 +96,15 @@ void HpccSender::update(const Packet& ack, bool commit) {
       const double q = static_cast<double>(qlen) * 8.0;
       u += queue_term_link_ ? q * inv_t_per_s_ / rate : q * line / rate / bdp_bits_per_line_;
     }
-    keep_most_utilised(u, dt, max_u, tau_ps);
+    most.keep(u, dt);
   }
   hops_ = r.hops;
   // All kMaxIntHops records, of which the first hops_ are read next time: a copy of fixed size is a few
   // moves, where copying r.hops of them called memcpy with a size it branches on.
   last_ = r.hop;
   if (!any) return;
-  tau_ps = std::min(tau_ps, t_ps_);
+  const double max_u = most.max_u();
+  const double tau_ps = std::min(most.tau(), t_ps_);
   u_ = (u_ * (t_ps_ - tau_ps) + max_u * tau_ps) / t_ps_;
   double ratio = u_ / p_.eta;
   double rate;
