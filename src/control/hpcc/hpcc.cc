@@ -74,17 +74,18 @@ void HpccSender::update(const Packet& ack, bool commit) {
   bool any = false;
   const double line = static_cast<double>(qp_.line_rate_bps);
   const IntRecords& r = ack.ext(int_);
-  // Both loop-invariant, read once: the compiler reloaded them on every hop (the records are memory it
-  // cannot tell apart from the parameters).
+  // Loop-invariant, read once: the compiler reloaded them on every hop (the records are memory it cannot
+  // tell apart from the parameters).
   const std::uint8_t hops = std::min(r.hops, hops_);
   const bool skip_empty = p_.sample_feedback && !commit;
+  const double* link_rate_bps = link_rate_bps_;
   for (std::uint8_t i = 0; i < hops; ++i) {
     const IntHop& now = r.hop[i];
     const IntHop& prev = last_[i];
     if (skip_empty && now.qlen_bytes() == 0) continue;
     any = true;
     double dt = static_cast<double>(now.time_ps - prev.time_ps);
-    double rate = link_rate_bps_[now.rate_index()];
+    double rate = link_rate_bps[now.rate_index()];
     const Bytes sent = now.tx_bytes - prev.tx_bytes;
     double tx_rate = dt > 0 ? static_cast<double>(sent) * 8.0 * 1e12 / dt : 0;
     const Bytes qlen = std::min(now.qlen_bytes(), prev.qlen_bytes());
