@@ -265,6 +265,30 @@ TEST(EventQueue, TwoOffsetsHashingToOneLaneBothGetLanes) {
   EXPECT_EQ(q.heap_size(), 0u);
 }
 
+// Four busy offsets that hash to one lane: each takes a lane of the group of four (lane ^ j), so none falls
+// back to the heap once all are established. With two choices two of them would.
+TEST(EventQueue, FourOffsetsHashingToOneLaneAllGetLanes) {
+  EventFn fn = [](void*, std::uint64_t) {};
+  TimePs offsets[4] = {1'000'000};
+  for (int s = 1; s < 4; ++s) {
+    offsets[s] = offsets[s - 1] + 1;
+    while (EventQueue::lane_of(offsets[s], fn) != EventQueue::lane_of(offsets[0], fn)) ++offsets[s];
+  }
+  EventQueue q;
+  for (std::uint64_t s = 0; s < 4; ++s)
+    for (int i = 0; i < 8; ++i) q.push(offsets[s] + static_cast<TimePs>(i) * 1000, fn, nullptr, s);
+  TimePs last = 0;
+  std::size_t outside_late = 0;
+  for (int i = 0; i < 20'000; ++i) {
+    Event e = q.pop();
+    ASSERT_GE(e.time, last);
+    last = e.time;
+    q.push(e.time + offsets[e.arg], fn, nullptr, e.arg);
+    if (i >= 10'000) outside_late = std::max(outside_late, q.heap_size());
+  }
+  EXPECT_EQ(outside_late, 0u);
+}
+
 // The lanes' heads are merged by a tree of 32 slots; a lane that becomes non-empty while all are taken sends
 // its event to the general heap. 60 streams at 60 offsets, each rescheduled at its own offset and joined and
 // left at different moments: events pop in strict key order, each stream's in FIFO order, with the heap used

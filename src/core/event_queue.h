@@ -34,6 +34,7 @@ struct Event {
 
 class EventQueue {
   static constexpr std::uint32_t kLaneBits = 8;
+  static constexpr std::uint32_t kLaneChoices = 4;  // a power of two: the lanes li ^ j, j < kLaneChoices
 
  public:
   EventQueue() : lanes_(kLanes) {
@@ -88,8 +89,8 @@ class EventQueue {
   std::size_t size() const { return n_; }
   // Events held outside the lanes: the near-event ring and the general heap (tests and diagnostics).
   std::size_t heap_size() const { return heap_.size() + near_.size(); }
-  // The lane the events of one handler at one offset hash to first (their second choice is the neighbour,
-  // lane ^ 1).
+  // The lane the events of one handler at one offset hash to first (their other choices are the rest of its
+  // group of kLaneChoices lanes, lane ^ j).
   static std::uint32_t lane_of(TimePs offset, EventFn fn) {
     const TimePs h = offset + reinterpret_cast<std::uintptr_t>(fn);
     return static_cast<std::uint32_t>((h * 0x9E3779B97F4A7C15ull) >> (64 - kLaneBits));
@@ -170,21 +171,31 @@ class EventQueue {
   [[gnu::noinline]] void push_elsewhere(const EventKey& k, const EventPayload& p, TimePs offset,
                                         std::uint32_t li) {
     if (!lanes_[li].serves(offset, p.fn)) {
-      // Two busy offsets can hash to one lane: each offset has a second choice, the neighbouring lane.
-      const std::uint32_t alt = li ^ 1u;
-      if (!lanes_[alt].serves(offset, p.fn)) {
+      // Busy offsets can hash to one lane: each has three more choices, the other lanes of its group of
+      // kLaneChoices. With two (the lane and its neighbour), HPCC's ~35 busy keys (its packets grow by a
+      // record a hop) could leave a busy key without a lane, its events all through the heap: the hash
+      // takes handler addresses, which move with every build and run, and one build ran 5 % more
+      // instructions for it (docs/performance.md, twenty-fifth pass).
+      std::uint32_t found = kLanes;
+      for (std::uint32_t j = 1; j < kLaneChoices; ++j)
+        if (lanes_[li ^ j].serves(offset, p.fn)) {
+          found = li ^ j;
+          break;
+        }
+      if (found == kLanes) {
         // A lane serves one offset and handler; it changes hands only when empty, and an offset gets a lane
         // the second time it is seen: one-off offsets (a flow's odd-sized last packet) would only crowd the
         // merge tree.
-        if (lanes_[li].empty())
-          lanes_[li].claim(offset, p.fn);
-        else if (lanes_[alt].empty())
-          lanes_[alt].claim(offset, p.fn);
+        for (std::uint32_t j = 0; j < kLaneChoices; ++j)
+          if (lanes_[li ^ j].empty()) {
+            lanes_[li ^ j].claim(offset, p.fn);
+            break;
+          }
         push_other(k, p);
         ++n_;
         return;
       }
-      li = alt;
+      li = found;
     }
     Lane& lane = lanes_[li];
     if (lane.empty()) {
