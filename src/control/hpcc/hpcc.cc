@@ -69,25 +69,26 @@ void HpccSender::on_ack(const Packet& ack) {
   if (commit) last_update_seq_ = qp_.snd_nxt;
 }
 
-void HpccSender::update(const Packet& ack, bool commit) {
-  MostUtilisedHop most(0, 0);
-  bool any = false;
+template <bool kSkipEmpty>
+bool HpccSender::measure(const IntRecords& r, std::uint8_t hops, MostUtilisedHop& most) const {
+  bool any = !kSkipEmpty && hops > 0;
   const double line = static_cast<double>(qp_.line_rate_bps);
-  const IntRecords& r = ack.ext(int_);
-  // Loop-invariant, read once: the compiler reloaded them on every hop (the records are memory it cannot
-  // tell apart from the parameters).
-  const std::uint8_t hops = std::min(r.hops, hops_);
-  const bool skip_empty = p_.sample_feedback && !commit;
+  // Read once: the compiler reloaded it on every hop (the records are memory it cannot tell apart from the
+  // sender's members).
   const double* link_rate_bps = link_rate_bps_;
   for (std::uint8_t i = 0; i < hops; ++i) {
     const IntHop& now = r.hop[i];
     const IntHop& prev = last_[i];
-    if (skip_empty && now.qlen_bytes() == 0) continue;
-    any = true;
+    if constexpr (kSkipEmpty) {
+      if (now.qlen_bytes() == 0) continue;
+      any = true;
+    }
     double dt = static_cast<double>(now.time_ps - prev.time_ps);
     double rate = link_rate_bps[now.rate_index()];
     const Bytes sent = now.tx_bytes - prev.tx_bytes;
-    double tx_rate = dt > 0 ? static_cast<double>(sent) * 8.0 * 1e12 / dt : 0;
+    // bits x 1e12 / ps: x 8e12 in one multiply is the same double as x 8 then x 1e12 (scaling by 8 is exact
+    // and 8e12 is an integer a double holds exactly, so both round the same product).
+    double tx_rate = dt > 0 ? static_cast<double>(sent) * 8e12 / dt : 0;
     const Bytes qlen = std::min(now.qlen_bytes(), prev.qlen_bytes());
     // Queue term: min(qlen) / (B_i T) (paper), or the HPCC code's min(qlen) R_nic / (B_i maxBdp), which is
     // the same for a NIC at the fastest host rate and smaller for slower NICs. A term whose numerator is
@@ -99,6 +100,16 @@ void HpccSender::update(const Packet& ack, bool commit) {
     }
     most.keep(u, dt);
   }
+  return any;
+}
+
+void HpccSender::update(const Packet& ack, bool commit) {
+  MostUtilisedHop most(0, 0);
+  const IntRecords& r = ack.ext(int_);
+  const std::uint8_t hops = std::min(r.hops, hops_);
+  // Whether hops with an empty queue count is fixed for the ACK: two loops, not a test on every hop.
+  const bool any =
+      p_.sample_feedback && !commit ? measure<true>(r, hops, most) : measure<false>(r, hops, most);
   hops_ = r.hops;
   // All kMaxIntHops records, of which the first hops_ are read next time: a copy of fixed size is a few
   // moves, where copying r.hops of them called memcpy with a size it branches on.
@@ -119,6 +130,7 @@ void HpccSender::update(const Packet& ack, bool commit) {
     rate = ref_rate_ + rate_ai_;
     stage = inc_stage_ + 1;
   }
+  const double line = static_cast<double>(qp_.line_rate_bps);
   rate = std::clamp(rate, qp_.rate_floor(p_.min_rate), line);
   qp_.set_rate(rate);
   if (commit) {
