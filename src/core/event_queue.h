@@ -171,11 +171,11 @@ class EventQueue {
   [[gnu::noinline]] void push_elsewhere(const EventKey& k, const EventPayload& p, TimePs offset,
                                         std::uint32_t li) {
     if (!lanes_[li].serves(offset, p.fn)) {
-      // Busy offsets can hash to one lane: each has three more choices, the other lanes of its group of
-      // kLaneChoices. With two (the lane and its neighbour), HPCC's ~35 busy keys (its packets grow by a
-      // record a hop) could leave a busy key without a lane, its events all through the heap: the hash
-      // takes handler addresses, which move with every build and run, and one build ran 5 % more
-      // instructions for it (docs/performance.md, twenty-fifth pass).
+      // Busy offsets can hash to one lane: each may take any lane of its group of kLaneChoices. With two
+      // (the lane and its neighbour), HPCC's ~30 busy keys (its packets grow by a record a hop) could leave
+      // one without a lane, its events all through the heap: the hash takes handler addresses, which move
+      // with every build and run, and one build ran 5 % more instructions for it (docs/performance.md,
+      // twenty-fifth pass).
       std::uint32_t found = kLanes;
       for (std::uint32_t j = 1; j < kLaneChoices; ++j)
         if (lanes_[li ^ j].serves(offset, p.fn)) {
