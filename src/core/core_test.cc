@@ -243,8 +243,8 @@ TEST(EventQueue, NearEventsRingAndHeapTogetherPopInKeyOrder) {
   EXPECT_GT(most_outside_lanes, 0u);
 }
 
-// Two busy offsets that hash to the same lane: the second takes the neighbouring lane, so neither falls back
-// to the heap once both are established.
+// Two busy offsets that hash to the same lane: the second takes another lane of the group, so neither falls
+// back to the heap once both are established.
 TEST(EventQueue, TwoOffsetsHashingToOneLaneBothGetLanes) {
   const TimePs a = 1'000'000;
   TimePs b = a + 1;

@@ -70,9 +70,8 @@ void HpccSender::on_ack(const Packet& ack) {
 }
 
 template <bool kSkipEmpty>
-bool HpccSender::measure(const IntRecords& r, std::uint8_t hops, MostUtilisedHop& most) const {
+bool HpccSender::measure(const IntRecords& r, std::uint8_t hops, double line, MostUtilisedHop& most) const {
   bool any = !kSkipEmpty && hops > 0;
-  const double line = static_cast<double>(qp_.line_rate_bps);
   // Read once: the compiler reloaded it on every hop (the records are memory it cannot tell apart from the
   // sender's members).
   const double* link_rate_bps = link_rate_bps_;
@@ -105,11 +104,12 @@ bool HpccSender::measure(const IntRecords& r, std::uint8_t hops, MostUtilisedHop
 
 void HpccSender::update(const Packet& ack, bool commit) {
   MostUtilisedHop most(0, 0);
+  const double line = static_cast<double>(qp_.line_rate_bps);
   const IntRecords& r = ack.ext(int_);
   const std::uint8_t hops = std::min(r.hops, hops_);
   // Whether hops with an empty queue count is fixed for the ACK: two loops, not a test on every hop.
-  const bool any =
-      p_.sample_feedback && !commit ? measure<true>(r, hops, most) : measure<false>(r, hops, most);
+  const bool any = p_.sample_feedback && !commit ? measure<true>(r, hops, line, most)
+                                                 : measure<false>(r, hops, line, most);
   hops_ = r.hops;
   // All kMaxIntHops records, of which the first hops_ are read next time: a copy of fixed size is a few
   // moves, where copying r.hops of them called memcpy with a size it branches on.
@@ -130,7 +130,6 @@ void HpccSender::update(const Packet& ack, bool commit) {
     rate = ref_rate_ + rate_ai_;
     stage = inc_stage_ + 1;
   }
-  const double line = static_cast<double>(qp_.line_rate_bps);
   rate = std::clamp(rate, qp_.rate_floor(p_.min_rate), line);
   qp_.set_rate(rate);
   if (commit) {

@@ -82,10 +82,11 @@ class HpccSender final : public CongestionControl {
 
  private:
   void update(const Packet& ack, bool commit);
-  // Each of the first `hops` records against the previous ACK's: the most utilised hop into `most`. Whether
-  // any hop counted (kSkipEmpty: SAMPLE_FEEDBACK's fast-react ACKs skip hops with an empty queue).
+  // Each of the first `hops` records against the previous ACK's (`line`: the QP's line rate): the most
+  // utilised hop into `most`. Whether any hop counted (kSkipEmpty: SAMPLE_FEEDBACK's fast-react ACKs skip
+  // hops with an empty queue).
   template <bool kSkipEmpty>
-  bool measure(const IntRecords& r, std::uint8_t hops, MostUtilisedHop& most) const;
+  bool measure(const IntRecords& r, std::uint8_t hops, double line, MostUtilisedHop& most) const;
 
   const HpccParams& p_;
   SenderQp& qp_;
