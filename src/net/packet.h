@@ -56,9 +56,7 @@ struct alignas(64) Packet {
   // Data: the sender asks for an ACK of this packet at once (the AckReq bit of the InfiniBand BTH), set when
   // its window is full after it, so that ACK coalescing (nic.ack_interval > 1) cannot leave it waiting.
   std::uint8_t ack_req = 0;
-  // 1 from PacketPool::get to PacketPool::put: the pool's cursor passes packets in use (written and read
-  // through atomics: a packet handed to another thread's partition is handed back there).
-  std::uint8_t pool_live = 0;
+  std::uint8_t pad0_ = 0;
 
   // --- the schemes' fields: the bytes from here to the end of the packet hold the packet slots of the run's
   // schemes (net/packet_slot.h), each at the offset the run's layout gave it (net/packet_layout.h). A scheme
@@ -98,7 +96,6 @@ struct alignas(64) Packet {
     std::memset(static_cast<void*>(this), 0, kExtOffset);
     route_offset = kNoRoute;
     ecn_capable = true;
-    pool_live = 1;  // only a packet out of the pool is reset
   }
 
   // The offset of the schemes' bytes (kPacketSlotsFrom).
@@ -151,25 +148,18 @@ static_assert(Packet::kExtBytes == kPacketExtBytes);
 // kPacketSlotsFrom + n.
 constexpr std::size_t kPacketSlotsFrom = Packet::slots_offset();
 static_assert(kPacketSlotsFrom == Packet::kExtOffset + (kSlotChecks ? sizeof(std::uint64_t) : 0));
-// Every header field is in the first cache line (pool_live: the pool's; a pause frame's kind is the pause
-// policies' packet slot, net/pause_kinds.h).
+// Every header field is in the first cache line (pad0_: free; a pause frame's kind is the pause policies'
+// packet slot, net/pause_kinds.h).
 static_assert(offsetof(Packet, sent_ps) == 16 && offsetof(Packet, route_offset) == 24 &&
               offsetof(Packet, type) == 52 && offsetof(Packet, ack_req) == 62 &&
-              offsetof(Packet, pool_live) == 63);
+              offsetof(Packet, pad0_) == 63);
 
-// The packet pool. Packets are never returned to the heap during a run, so steady state allocates nothing.
-// Chunks are carved from 2 MiB-aligned blocks the kernel is asked to back with huge pages (packet_pool.cc),
-// at a stride that spreads packets over the caches' sets.
-//
-// Packets go out in the order of their place in the pool: a cursor walks the chunks' slots in turn, lap
-// after lap, and hands out the next one not in use; a packet handed back waits for the cursor's next lap. So
-// packets made at nearby times lie side by side, and the packets a stretch of the run touches (those that
-// left their NICs at about the same times, one stream per hop) lie on a few pages. A free list (the last
-// packet handed back goes out first) mixes them a little more with every reuse, until every hop touches a
-// packet at random among all in flight, each on a page of its own: at fattree k = 32 more pages than the
-// TLB holds (docs/performance.md "Twenty-sixth pass"). The pool grows by a chunk when a lap found more than
-// three quarters of its slots in use: a pool of at most about 4/3 of the packets in flight at once (plus a
-// chunk), and a cursor that passes at most three packets in use per packet it hands out, on the lap's mean.
+// Free-list pool. Packets are never returned to the heap during a run, so steady state allocates nothing.
+// Chunks are carved from 2 MiB-aligned blocks the kernel is asked to back with huge pages (packet_pool.cc):
+// every hop touches a packet at random among all in flight (72 MB of pool at fattree k = 32), and glibc's
+// huge-page tunable (cli/huge_pages.cc) leaves a 1 MiB chunk, which it maps on its own, on 4 KiB pages, so
+// most of those touches also missed the TLB (k = 32: 75.8 of 155.6 MB on huge pages before, 141.3 of 156.7
+// after; -4 to -7 % wall, docs/performance.md), at a stride that spreads them over the caches' sets.
 //
 // Once the run's packet layout is final (fit_to_layout), a chunk's packets are cut to what the run reaches:
 // the header and the slots its schemes placed, not the whole 192-byte extension area. A run without slots
@@ -195,24 +185,20 @@ class PacketPool {
   }
 
   Packet* get() {
-    for (;;) {
-      if (cursor_ == chunk_end_) [[unlikely]]
-        next_chunk();
-      auto* p = reinterpret_cast<Packet*>(cursor_);
-      cursor_ += stride_;
-      if (!__atomic_load_n(&p->pool_live, __ATOMIC_ACQUIRE)) [[likely]] {
-        p->reset();
-        return p;
-      }
-      ++passed_in_use_;
-    }
+    if (!free_) grow();
+    Packet* p = free_;
+    free_ = p->next;
+    p->reset();
+    ++in_use_;
+    return p;
   }
-  // Handing back a packet a partition of another thread took from this pool is safe: this pool's cursor
-  // reads the mark through an atomic, and the release orders the last writes to the packet before it.
-  static void put(Packet* p) { __atomic_store_n(&p->pool_live, std::uint8_t{0}, __ATOMIC_RELEASE); }
-  // The packets of the pool out of it (a walk over the pool: for tests and checks).
-  std::size_t in_use() const;
-  std::size_t allocated() const { return chunks_.size() * kChunk; }
+  void put(Packet* p) {
+    p->next = free_;
+    free_ = p;
+    --in_use_;
+  }
+  std::size_t in_use() const { return in_use_; }
+  std::size_t allocated() const { return chunks_ * kChunk; }
   // The memory a packet carved now takes in the pool: the bytes in use, in whole cache lines, and the padding
   // that spreads packets over the cache sets (packet_pool.cc).
   std::size_t slot_bytes() const { return slot_bytes_; }
@@ -220,25 +206,14 @@ class PacketPool {
 
  private:
   static constexpr std::size_t kChunk = 4096;
-  struct Chunk {
-    char* start;
-    std::size_t stride;  // the slot bytes when it was carved
-  };
   void grow();
-  // The cursor's next chunk, at the end of a lap after growing the pool if the lap found it more than three
-  // quarters in use.
-  void next_chunk();
-  void enter(std::size_t chunk);
   std::vector<void*> blocks_;   // each 2 MiB-aligned, a whole number of huge pages
   char* block_next_ = nullptr;  // where the next chunk of the last block starts
   char* block_end_ = nullptr;
   std::size_t slot_bytes_ = slot_bytes_for(sizeof(Packet));
-  std::vector<Chunk> chunks_;
-  std::size_t chunk_ = 0;  // the cursor's chunk
-  char* cursor_ = nullptr;
-  char* chunk_end_ = nullptr;
-  std::size_t stride_ = 0;
-  std::size_t passed_in_use_ = 0;  // on this lap
+  std::size_t chunks_ = 0;
+  Packet* free_ = nullptr;
+  std::size_t in_use_ = 0;
 };
 
 class PacketFifo {

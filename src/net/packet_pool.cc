@@ -53,48 +53,16 @@ void PacketPool::grow() {
   }
   char* c = block_next_;
   block_next_ += chunk_bytes;
+  ++chunks_;
   for (std::size_t i = 0; i < kChunk; ++i) {
     // Zeros, as std::vector's value-initialised packets were: a fresh packet's slot bytes are zeros, whatever
     // the memory held before (no slot may read them before writing, but if one did, the run stays
     // deterministic). Only the slot's own bytes: a packet cut to the run's layout ends there.
     std::memset(c + i * slot_bytes_, 0, slot_bytes_);
-    ::new (static_cast<void*>(c + i * slot_bytes_)) Packet;  // not in use
+    Packet* p = ::new (static_cast<void*>(c + i * slot_bytes_)) Packet;
+    p->next = free_;
+    free_ = p;
   }
-  chunks_.push_back({c, slot_bytes_});
-}
-
-void PacketPool::enter(std::size_t chunk) {
-  chunk_ = chunk;
-  cursor_ = chunks_[chunk].start;
-  stride_ = chunks_[chunk].stride;
-  chunk_end_ = cursor_ + kChunk * stride_;
-}
-
-void PacketPool::next_chunk() {
-  if (chunk_ + 1 < chunks_.size()) {
-    enter(chunk_ + 1);
-    return;
-  }
-  // The end of a lap (or the first packet). A lap that passed more than three in use for every free slot
-  // (or a pool without chunks) grows the pool; the cursor goes on in the new chunk, then laps on.
-  const std::size_t slots = chunks_.size() * kChunk;
-  const bool full = 4 * passed_in_use_ > 3 * slots;
-  passed_in_use_ = 0;
-  if (chunks_.empty() || full) {
-    grow();
-    enter(chunks_.size() - 1);
-  } else {
-    enter(0);
-  }
-}
-
-std::size_t PacketPool::in_use() const {
-  std::size_t n = 0;
-  for (const Chunk& c : chunks_)
-    for (std::size_t i = 0; i < kChunk; ++i)
-      n += __atomic_load_n(&reinterpret_cast<const Packet*>(c.start + i * c.stride)->pool_live,
-                           __ATOMIC_ACQUIRE);
-  return n;
 }
 
 }  // namespace lossless

@@ -1,6 +1,5 @@
 // The packet pool (net/packet.h, net/packet_pool.cc): chunks of fresh packets carved from 2 MiB-aligned
-// blocks at a stride that spreads them over the cache sets, handed out in the order of their place by a
-// cursor that laps the pool, passing packets in use; packets handed back and reused.
+// blocks at a stride that spreads them over the cache sets, packets handed back and reused.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -96,8 +95,6 @@ TEST(PacketPool, APacketCutToItsHeaderTouchesNoNeighbour) {
   std::memset(static_cast<void*>(mid), 0xA5, kPacketSlotsFrom);
   mid->seq = 1;
   pool.put(mid);
-  // The cursor hands out the rest of the chunk, then finds `mid` on its next lap.
-  for (std::size_t i = 3; i < pool.allocated(); ++i) ASSERT_NE(pool.get(), mid);
   ASSERT_EQ(pool.get(), mid);
   EXPECT_EQ(mid->seq, 0u);
   EXPECT_EQ(mid->route_offset, kNoRoute);
@@ -125,73 +122,24 @@ TEST(PacketPool, PacketsCarvedBeforeTheFitKeepTheWholeStruct) {
   EXPECT_EQ(std::abs(reinterpret_cast<char*>(b) - reinterpret_cast<char*>(a)),
             static_cast<std::ptrdiff_t>(PacketPool::slot_bytes_for(kPacketSlotsFrom)));
   pool.put(early);
-  for (std::size_t i = 2; i < chunk; ++i) ASSERT_NE(pool.get(), early);
-  EXPECT_EQ(pool.get(), early);  // the next lap starts in the first chunk
+  EXPECT_EQ(pool.get(), early);
 }
 
-TEST(PacketPool, APacketHandedBackGoesOutAgainOnTheCursorsNextLapReset) {
+TEST(PacketPool, APacketHandedBackIsTheNextOneOutReset) {
   PacketPool pool;
   Packet* p = pool.get();
   p->wire_bytes = 1500;
   p->ecn_ce = true;
   p->route_offset = 0;
   p->sent_ps = 7;
-  EXPECT_EQ(pool.in_use(), 1u);
   pool.put(p);
   EXPECT_EQ(pool.in_use(), 0u);
-  for (std::size_t i = 1; i < pool.allocated(); ++i) ASSERT_NE(pool.get(), p);
   Packet* again = pool.get();
   EXPECT_EQ(again, p);
   EXPECT_EQ(again->wire_bytes, 0u);
   EXPECT_FALSE(again->ecn_ce);
   EXPECT_EQ(again->route_offset, kNoRoute);
   EXPECT_EQ(again->sent_ps, 0u);
-  EXPECT_EQ(pool.allocated(), pool.in_use());  // the lap found a free packet: no growth
-}
-
-// Packets go out in the order of their place in the pool, those in use passed: packets made at nearby
-// times lie side by side, whatever order they came back in.
-TEST(PacketPool, PacketsGoOutInTheOrderOfTheirPlacePassingThoseInUse) {
-  PacketPool pool;
-  std::vector<Packet*> got{pool.get()};
-  const std::size_t chunk = pool.allocated();
-  while (got.size() < chunk) got.push_back(pool.get());
-  for (std::size_t i = 1; i < chunk; ++i)
-    ASSERT_EQ(reinterpret_cast<char*>(got[i]) - reinterpret_cast<char*>(got[i - 1]),
-              static_cast<std::ptrdiff_t>(pool.slot_bytes()))
-        << i;
-  ASSERT_GT(chunk, 4000u);
-  // Handed back out of order, they go out again in order of place.
-  for (std::size_t i : {900, 7, 4000, 8, 2}) pool.put(got[i]);
-  for (std::size_t i : {2, 7, 8, 900, 4000}) ASSERT_EQ(pool.get(), got[i]) << i;
-  EXPECT_EQ(pool.allocated(), chunk);
-}
-
-// The pool grows when a lap of the cursor passed more than three quarters of its slots in use, and not at
-// three quarters: a lap then hands out at least one packet for every three it passes.
-TEST(PacketPool, GrowsOnlyWhenALapFoundMoreThanThreeQuartersOfItsSlotsInUse) {
-  for (const std::size_t keep : {std::size_t{0}, std::size_t{1}}) {
-    PacketPool pool;
-    std::vector<Packet*> got{pool.get()};
-    const std::size_t chunk = pool.allocated();
-    while (got.size() < chunk) got.push_back(pool.get());
-    // Every fourth handed back (all, or all but the last) and taken again on the second lap, which passes
-    // the others: three quarters of the chunk in use, or one more.
-    std::vector<Packet*> back;
-    for (std::size_t i = 0; i + 4 * keep < chunk; i += 4) back.push_back(got[i]);
-    for (Packet* p : back) pool.put(p);
-    for (Packet* p : back) ASSERT_EQ(pool.get(), p);
-    // Handed back again: the lap ends, and the next packet comes from the first slot, or from a new chunk.
-    for (Packet* p : back) pool.put(p);
-    Packet* next = pool.get();
-    if (keep == 0) {
-      EXPECT_EQ(next, got[0]);
-      EXPECT_EQ(pool.allocated(), chunk);
-    } else {
-      EXPECT_EQ(std::find(got.begin(), got.end(), next), got.end());
-      EXPECT_EQ(pool.allocated(), 2 * chunk);
-    }
-  }
 }
 
 }  // namespace
